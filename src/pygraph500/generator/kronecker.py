@@ -1,0 +1,268 @@
+"""Edge generators with one random substream per edge: Kronecker (reference-exact), R-MAT, G(n, m).
+
+Edge ``ei`` depends only on the seeds and ``ei``, so any range ``[start, end)`` is generated on
+its own and ranges concatenate to the whole list: P processes or chunks give the same graph.
+Work is split into chunks of consecutive edges, one chunk per parallel task; a chunk skips
+to its first substream once and then moves one substream on per edge with one fixed
+matrix-vector product (see mrg.py).
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from ..errors import InputError
+from ..graph.types import EdgeList
+from .mrg import EDGE_STRIDE, INV_MOD, INV_MOD2, POW2, make_mrg_seed, matvec, skip, step
+
+# Kronecker initiator of the reference, as fractions of 10000: A = 0.57, B = C = 0.19, D = 0.05.
+INITIATOR_A = 5700
+INITIATOR_BC = 1900
+INITIATOR_DENOMINATOR = 10000
+# Draws below this are rejected to avoid modulo bias (the reference's 0xFFFFFFFF % 10000).
+_REJECT_BELOW = 0xFFFFFFFF % INITIATOR_DENOMINATOR
+
+MAX_SCALE = 62  # labels and edge counts must fit int64
+_CHUNK = 1 << 14  # edges per parallel task
+
+_U64 = np.uint64
+_M1 = _U64(0x5555555555555555)
+_M2 = _U64(0x3333333333333333)
+_M4 = _U64(0x0F0F0F0F0F0F0F0F)
+_M8 = _U64(0x00FF00FF00FF00FF)
+_M16 = _U64(0x0000FFFF0000FFFF)
+_S1, _S2, _S4, _S8, _S16, _S32 = (_U64(s) for s in (1, 2, 4, 8, 16, 32))
+_SCRAMBLE_MUL0 = _U64(0x4519840211493211)
+_SCRAMBLE_MUL1 = _U64(0x3050852102C843A5)
+
+
+@njit(inline="always")
+def _bitreverse(x):
+    x = (x >> _S32) | (x << _S32)
+    x = ((x >> _S16) & _M16) | ((x & _M16) << _S16)
+    x = ((x >> _S8) & _M8) | ((x & _M8) << _S8)
+    x = ((x >> _S4) & _M4) | ((x & _M4) << _S4)
+    x = ((x >> _S2) & _M2) | ((x & _M2) << _S2)
+    x = ((x >> _S1) & _M1) | ((x & _M1) << _S1)
+    return x
+
+
+@njit(inline="always")
+def _scramble(v0, shift, val0, val1):
+    """The reference's vertex-label hash (a bijection on [0, 2**SCALE)); shift = 64 - SCALE."""
+    v = _U64(v0) + val0 + val1
+    v *= val0 | _SCRAMBLE_MUL0
+    v = _bitreverse(v) >> shift
+    v *= val1 | _SCRAMBLE_MUL1
+    v = _bitreverse(v) >> shift
+    return np.int64(v)
+
+
+def scramble_values(seed_state: np.ndarray) -> tuple[int, int]:
+    """val0, val1 of the reference: four draws after skipping 50 * 2**128 + 7 * 2**64 steps."""
+    st = skip(POW2, seed_state, 50, 7, 0)
+    z = tuple(int(x) for x in st)
+    draws = []
+    for _ in range(4):
+        z = (((107374182 * z[0] + 104480 * z[4]) % 0x7FFFFFFF),) + z[:4]
+        draws.append(z[0])
+    val0 = (draws[0] * 0xFFFFFFFF + draws[1]) & (2**64 - 1)
+    val1 = (draws[2] * 0xFFFFFFFF + draws[3]) & (2**64 - 1)
+    return val0, val1
+
+
+@njit(inline="always")
+def _draw(z0, z1, z2, z3, z4):
+    """One 4-way Bernoulli draw in [0, 10000) with the reference's rejection, and the new state."""
+    z0, z1, z2, z3, z4 = step(z0, z1, z2, z3, z4)
+    while z0 < _REJECT_BELOW:
+        z0, z1, z2, z3, z4 = step(z0, z1, z2, z3, z4)
+    return z0 % INITIATOR_DENOMINATOR, z0, z1, z2, z3, z4
+
+
+@njit(inline="always")
+def _descend(val, base_src, base_tgt, half):
+    """Move into the quadrant the draw picks, branch-free (random branches mispredict).
+
+    val < BC -> (0, 1); val < 2BC -> (1, 0); val < 2BC + A -> (0, 0); else (1, 1); on the
+    diagonal the lower triangle is flipped into the upper one (clip-and-flip).
+    """
+    d = np.int64(val >= 2 * INITIATOR_BC + INITIATOR_A)
+    src_off = np.int64(val >= INITIATOR_BC) & np.int64(val < 2 * INITIATOR_BC) | d
+    tgt_off = np.int64(val < INITIATOR_BC) | d
+    flip = np.int64(base_src == base_tgt) & src_off & (tgt_off ^ 1)
+    return base_src + half * (src_off ^ flip), base_tgt + half * (tgt_off ^ flip)
+
+
+@njit(inline="always")
+def _kronecker_pair(scale, shift, val0, val1, a0, a1, a2, a3, a4, b0, b1, b2, b3, b4):
+    """Two consecutive edges in lockstep, so their serial draw chains overlap in the core."""
+    sa = np.int64(0)
+    ta = np.int64(0)
+    sb = np.int64(0)
+    tb = np.int64(0)
+    half = np.int64(1) << scale
+    for _ in range(scale):
+        va, a0, a1, a2, a3, a4 = _draw(a0, a1, a2, a3, a4)
+        vb, b0, b1, b2, b3, b4 = _draw(b0, b1, b2, b3, b4)
+        half >>= 1
+        sa, ta = _descend(va, sa, ta, half)
+        sb, tb = _descend(vb, sb, tb, half)
+    return (_scramble(sa, shift, val0, val1), _scramble(ta, shift, val0, val1),
+            _scramble(sb, shift, val0, val1), _scramble(tb, shift, val0, val1))
+
+
+@njit(inline="always")
+def _uniform(z0, z1, z2, z3, z4):
+    """The reference's double in [0, 1) from two draws, and the advanced state."""
+    z0, z1, z2, z3, z4 = step(z0, z1, z2, z3, z4)
+    hi = z0
+    z0, z1, z2, z3, z4 = step(z0, z1, z2, z3, z4)
+    return hi * INV_MOD + z0 * INV_MOD2, z0, z1, z2, z3, z4
+
+
+@njit(inline="always")
+def _rmat_edge(scale, shift, val0, val1, a, ab, abc, do_scramble, z0, z1, z2, z3, z4):
+    src = np.int64(0)
+    tgt = np.int64(0)
+    for _ in range(scale):
+        u, z0, z1, z2, z3, z4 = _uniform(z0, z1, z2, z3, z4)
+        src <<= 1
+        tgt <<= 1
+        if u < a:
+            pass
+        elif u < ab:
+            tgt += 1
+        elif u < abc:
+            src += 1
+        else:
+            src += 1
+            tgt += 1
+    if do_scramble:
+        return _scramble(src, shift, val0, val1), _scramble(tgt, shift, val0, val1)
+    return src, tgt
+
+
+@njit(inline="always")
+def _uniform_edge(n, z0, z1, z2, z3, z4):
+    u, z0, z1, z2, z3, z4 = _uniform(z0, z1, z2, z3, z4)
+    w, z0, z1, z2, z3, z4 = _uniform(z0, z1, z2, z3, z4)
+    return min(np.int64(u * n), n - 1), min(np.int64(w * n), n - 1)
+
+
+@njit(cache=True, parallel=True)
+def _generate(kind, pow2, stride, seed_state, start, end, scale, n, val0, val1, a, ab, abc,
+              do_scramble, src, dst):
+    """Fill src/dst with edges [start, end); kind 0 Kronecker, 1 R-MAT, 2 uniform G(n, m)."""
+    count = end - start
+    nchunks = (count + _CHUNK - 1) // _CHUNK
+    shift = _U64(64 - scale) if scale > 0 else _U64(0)
+    for c in prange(nchunks):
+        lo = c * _CHUNK
+        hi = min(lo + _CHUNK, count)
+        st = skip(pow2, seed_state, 0, start + lo, 0)
+        z0, z1, z2, z3, z4 = st[0], st[1], st[2], st[3], st[4]
+        if kind == 0:
+            for i in range(lo, hi, 2):
+                y0, y1, y2, y3, y4 = matvec(stride, z0, z1, z2, z3, z4)
+                u, v, x, y = _kronecker_pair(scale, shift, val0, val1, z0, z1, z2, z3, z4,
+                                             y0, y1, y2, y3, y4)
+                src[i] = u
+                dst[i] = v
+                if i + 1 < hi:
+                    src[i + 1] = x
+                    dst[i + 1] = y
+                z0, z1, z2, z3, z4 = matvec(stride, y0, y1, y2, y3, y4)
+            continue
+        for i in range(lo, hi):
+            if kind == 1:
+                u, v = _rmat_edge(scale, shift, val0, val1, a, ab, abc, do_scramble,
+                                  z0, z1, z2, z3, z4)
+            else:
+                u, v = _uniform_edge(n, z0, z1, z2, z3, z4)
+            src[i] = u
+            dst[i] = v
+            z0, z1, z2, z3, z4 = matvec(stride, z0, z1, z2, z3, z4)
+
+
+def _check_seed(seed) -> tuple[int, int]:
+    try:
+        s1, s2 = (int(s) for s in seed)
+    except (TypeError, ValueError):
+        raise InputError(f"seed must be two integers, got {seed!r}") from None
+    for s in (s1, s2):
+        if not 0 <= s < 2**64:
+            raise InputError(f"seed {s} out of range: each seed must be in [0, 2**64)")
+    return s1, s2
+
+
+def _check_range(start, end, total) -> tuple[int, int]:
+    start = 0 if start is None else int(start)
+    end = total if end is None else int(end)
+    if not 0 <= start <= end <= total:
+        raise InputError(f"edge range [{start}, {end}) is not inside [0, {total})")
+    return start, end
+
+
+def check_scale(scale: int, edgefactor: int) -> None:
+    """SCALE and edgefactor as the benchmark accepts them; InputError otherwise."""
+    if not isinstance(scale, (int, np.integer)) or not 1 <= scale <= MAX_SCALE:
+        raise InputError(f"SCALE must be an integer in [1, {MAX_SCALE}], got {scale!r}")
+    if not isinstance(edgefactor, (int, np.integer)) or edgefactor < 1:
+        raise InputError(f"edgefactor must be an integer >= 1, got {edgefactor!r}")
+    if int(edgefactor) << int(scale) >= 2**63:
+        raise InputError(f"edgefactor {edgefactor} << SCALE {scale} does not fit int64 edge counts")
+
+
+def _run(kind, seed, start, end, total, scale, n, a=0.0, ab=0.0, abc=0.0, do_scramble=True):
+    s1, s2 = _check_seed(seed)
+    start, end = _check_range(start, end, total)
+    seed_state = make_mrg_seed(s1, s2)
+    val0, val1 = scramble_values(seed_state) if kind != 2 else (0, 0)
+    src = np.empty(end - start, dtype=np.int64)
+    dst = np.empty(end - start, dtype=np.int64)
+    _generate(kind, POW2, EDGE_STRIDE, seed_state, np.int64(start), np.int64(end), np.int64(scale),
+              np.int64(n), np.uint64(val0), np.uint64(val1), float(a), float(ab), float(abc),
+              bool(do_scramble), src, dst)
+    return src, dst
+
+
+def kronecker(scale: int, edgefactor: int = 16, seed=(2, 3), *, start=None, end=None) -> EdgeList:
+    """The Graph500 Kronecker graph, tuple for tuple the reference's generate_kronecker_range.
+
+    ``edgefactor << scale`` tuples over ``2**scale`` vertices; ``start``/``end`` select the edge
+    range ``[start, end)`` (default: all), so ranges concatenate to the whole list.
+    """
+    check_scale(scale, edgefactor)
+    total = int(edgefactor) << int(scale)
+    src, dst = _run(0, seed, start, end, total, scale, 1 << scale)
+    return EdgeList(src, dst, 1 << int(scale))
+
+
+def rmat(scale: int, edgefactor: int = 16, a: float = 0.57, b: float = 0.19, c: float = 0.19,
+         seed=(2, 3), *, scramble: bool = True, start=None, end=None) -> EdgeList:
+    """R-MAT (thesis 1.1.2): each of SCALE levels picks a quadrant with probabilities a, b, c, d.
+
+    d = 1 - a - b - c. No clip-and-flip (tuples are directed draws, as in Chakrabarti et al.);
+    labels go through the reference's scramble hash unless ``scramble=False``.
+    """
+    check_scale(scale, edgefactor)
+    d = 1.0 - a - b - c
+    if min(a, b, c) < 0 or d < -1e-12:
+        raise InputError(f"R-MAT probabilities must be >= 0 with a + b + c <= 1, got {a}, {b}, {c}")
+    total = int(edgefactor) << int(scale)
+    src, dst = _run(1, seed, start, end, total, scale, 1 << scale, a, a + b, a + b + c, scramble)
+    return EdgeList(src, dst, 1 << int(scale))
+
+
+def erdos_renyi(n: int, m: int, seed=(2, 3), *, start=None, end=None) -> EdgeList:
+    """Uniform random graph G(n, m) (thesis 1.2.1): m tuples with independent uniform endpoints.
+
+    Like the Kronecker output, tuples may repeat or be self-loops; kernel 1 removes them.
+    """
+    if not isinstance(n, (int, np.integer)) or not 1 <= n < 2**62:
+        raise InputError(f"n must be an integer in [1, 2**62), got {n!r}")
+    if not isinstance(m, (int, np.integer)) or not 0 <= m < 2**62:
+        raise InputError(f"m must be an integer in [0, 2**62), got {m!r}")
+    src, dst = _run(2, seed, start, end, int(m), 0, int(n))
+    return EdgeList(src, dst, int(n))

@@ -1,0 +1,60 @@
+"""The two graph contracts of DESIGN.md: EdgeList (as generated) and CSRGraph (kernel 1 output)."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+
+@dataclass(frozen=True)
+class EdgeList:
+    """Undirected tuples as generated: may hold self-loops and duplicates.
+
+    ``src[i], dst[i]`` is edge tuple ``i`` in generation order; labels are in ``[0, num_vertices)``.
+    """
+
+    src: np.ndarray
+    dst: np.ndarray
+    num_vertices: int
+
+    def __post_init__(self):
+        if self.src.shape != self.dst.shape or self.src.ndim != 1:
+            raise ValueError("EdgeList: src and dst must be 1-D arrays of the same length")
+
+    @property
+    def num_edges(self) -> int:
+        return int(self.src.shape[0])
+
+    def __len__(self) -> int:
+        return self.num_edges
+
+
+@dataclass(frozen=True)
+class CSRGraph:
+    """Symmetric adjacency in CSR form: no self-loops, no duplicate neighbours, sorted lists.
+
+    ``indices`` is int32 when ``num_vertices < 2**31``, else int64. Never mutated.
+    ``num_input_edges`` is the length of the EdgeList it was built from.
+    """
+
+    indptr: np.ndarray
+    indices: np.ndarray
+    num_vertices: int
+    num_input_edges: int
+    # Optional: labels of a relabelled graph (new -> original); None when labels are original.
+    meta: dict = field(default_factory=dict, compare=False)
+
+    @property
+    def num_directed_edges(self) -> int:
+        return int(self.indptr[-1])
+
+    def degree(self) -> np.ndarray:
+        return np.diff(self.indptr)
+
+    def neighbours(self, v: int) -> np.ndarray:
+        return self.indices[self.indptr[v]:self.indptr[v + 1]]
+
+
+def index_dtype(num_vertices: int):
+    """The neighbour-index dtype of the CSR contract."""
+    return np.int32 if num_vertices < 2**31 else np.int64
