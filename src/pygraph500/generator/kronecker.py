@@ -185,7 +185,7 @@ def _generate(kind, pow2, stride, seed_state, start, end, scale, n, val0, val1, 
             z0, z1, z2, z3, z4 = matvec(stride, z0, z1, z2, z3, z4)
 
 
-def _check_seed(seed) -> tuple[int, int]:
+def check_seed(seed) -> tuple[int, int]:
     try:
         s1, s2 = (int(s) for s in seed)
     except (TypeError, ValueError):
@@ -215,7 +215,7 @@ def check_scale(scale: int, edgefactor: int) -> None:
 
 
 def _run(kind, seed, start, end, total, scale, n, a=0.0, ab=0.0, abc=0.0, do_scramble=True):
-    s1, s2 = _check_seed(seed)
+    s1, s2 = check_seed(seed)
     start, end = _check_range(start, end, total)
     seed_state = make_mrg_seed(s1, s2)
     val0, val1 = scramble_values(seed_state) if kind != 2 else (0, 0)

@@ -1,0 +1,96 @@
+"""End-to-end Graph500 benchmark at several SCALEs, one fresh process per SCALE.
+
+For each SCALE it runs ``python -m pygraph500 run --scale S --json ...`` and reports what the
+issue asks for: generation rate, construction time, harmonic-mean TEPS, validation time per
+root, total wall time (JIT compilation or cache loading included) and peak resident memory of
+that process. The reference C implementation's figures on this machine class (SCALE 20, one
+process) are printed beside ours as ratios; they were measured outside this repository, since
+its code cannot be built here.
+
+    python benchmarks/bench_graph500.py [--scales 16 18 20 22] [--algorithm NAME]
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import subprocess
+import sys
+import tempfile
+import time
+
+# Graph500 reference v3.0.1, one process, SCALE 20, this machine class (from the issue).
+REFERENCE_SCALE20 = {"gen_rate": 2.8e6, "construction": 2.0, "hmean_teps": 46e6,
+                     "validate_per_root": 1.67, "wall": 148.0, "peak_mb": 440.0}
+
+
+def run_one(scale: int, algorithm: str | None, threads: int | None) -> dict:
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, "r.json")
+        cmd = [sys.executable, "-m", "pygraph500", "run", "--scale", str(scale), "--json", out, "--quiet"]
+        if algorithm:
+            cmd += ["--algorithm", algorithm]
+        if threads:
+            cmd += ["--threads", str(threads)]
+        t0 = time.perf_counter()
+        proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        _, status, usage = os.wait4(proc.pid, 0)
+        wall = time.perf_counter() - t0
+        stdout, stderr = proc.stdout.read().decode(), proc.stderr.read().decode()
+        if os.waitstatus_to_exitcode(status) != 0:
+            raise SystemExit(f"SCALE {scale} failed:\n{stdout}\n{stderr}")
+        with open(out) as f:
+            doc = json.load(f)
+    off = doc["official"]
+    m = doc["parameters"]["num_edges"]
+    return {
+        "scale": scale,
+        "algorithm": doc["parameters"]["algorithm"],
+        "threads": doc["parameters"]["threads"],
+        "generation": off["graph_generation"],
+        "gen_rate": m / off["graph_generation"],
+        "construction": off["construction_time"],
+        "hmean_teps": off["bfs  harmonic_mean_TEPS"],
+        "median_bfs": off["bfs  median_time"],
+        "validate_per_root": off["bfs  mean_validate"],
+        "wall": wall,
+        "peak_mb": usage.ru_maxrss / 1024,
+    }
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--scales", type=int, nargs="+", default=[16, 18, 20, 22])
+    ap.add_argument("--algorithm", default=None)
+    ap.add_argument("--threads", type=int, default=None)
+    args = ap.parse_args()
+
+    print(f"# {time.strftime('%Y-%m-%d')} {platform.processor() or platform.machine()}, "
+          f"{os.cpu_count()} cores, Python {platform.python_version()}")
+    head = ("| SCALE | algorithm | threads | generation s | Medges/s | construction s | "
+            "hmean MTEPS | median BFS ms | validate s/root | wall s | peak MB |")
+    print(head)
+    print("|---" * (head.count("|") - 1) + "|")
+    rows = []
+    for scale in args.scales:
+        r = run_one(scale, args.algorithm, args.threads)
+        rows.append(r)
+        print(f"| {r['scale']} | {r['algorithm']} | {r['threads']} | {r['generation']:.2f} | "
+              f"{r['gen_rate'] / 1e6:.1f} | {r['construction']:.3f} | {r['hmean_teps'] / 1e6:.0f} | "
+              f"{r['median_bfs'] * 1e3:.1f} | {r['validate_per_root']:.3f} | {r['wall']:.1f} | "
+              f"{r['peak_mb']:.0f} |", flush=True)
+    for r in rows:
+        if r["scale"] == 20:
+            ref = REFERENCE_SCALE20
+            print("\nSCALE 20, ours vs the reference C implementation (one process):")
+            print(f"  generation rate   {r['gen_rate'] / ref['gen_rate']:.1f}x faster")
+            print(f"  construction      {ref['construction'] / r['construction']:.1f}x faster")
+            print(f"  harmonic TEPS     {r['hmean_teps'] / ref['hmean_teps']:.1f}x higher")
+            print(f"  validation/root   {ref['validate_per_root'] / r['validate_per_root']:.1f}x faster")
+            print(f"  wall time         {ref['wall'] / r['wall']:.1f}x shorter")
+            print(f"  peak memory       {r['peak_mb'] / ref['peak_mb']:.2f}x of the reference's")
+
+
+if __name__ == "__main__":
+    main()

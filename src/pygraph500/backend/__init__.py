@@ -1,0 +1,6 @@
+"""Array-module choice, device facts and memory planning."""
+from .memory import available_memory, estimate_run_bytes, format_bytes, require_memory
+from .info import system_info
+
+__all__ = ["available_memory", "estimate_run_bytes", "format_bytes", "require_memory",
+           "system_info"]

@@ -1,0 +1,51 @@
+"""What this machine offers pygraph500: versions, threads, MPI and GPU availability."""
+from __future__ import annotations
+
+import os
+import platform
+
+
+def _mpi() -> str:
+    try:
+        from mpi4py import MPI  # noqa: PLC0415
+    except Exception as exc:  # ImportError, or a broken MPI library
+        return f"not usable ({type(exc).__name__}: install the 'mpi' extra)"
+    return f"mpi4py {__import__('mpi4py').__version__}, {MPI.Get_library_version().splitlines()[0]}"
+
+
+def _gpu() -> str:
+    try:
+        import cupy  # noqa: PLC0415
+
+        count = cupy.cuda.runtime.getDeviceCount()
+    except Exception as exc:
+        return f"not usable ({type(exc).__name__})"
+    if count == 0:
+        return "no CUDA device"
+    props = cupy.cuda.runtime.getDeviceProperties(0)
+    name = props["name"].decode() if isinstance(props["name"], bytes) else props["name"]
+    return f"{count} device(s), 0: {name}, {props['totalGlobalMem'] / 2**30:.1f} GiB, CuPy {cupy.__version__}"
+
+
+def system_info() -> dict[str, str]:
+    """Key -> one-line description, for `graph500 info` and the JSON parameters."""
+    import numba
+    import numpy
+    import scipy
+
+    from .. import __version__
+    from .memory import available_memory, format_bytes
+
+    return {
+        "pygraph500": __version__,
+        "python": platform.python_version(),
+        "numpy": numpy.__version__,
+        "numba": numba.__version__,
+        "scipy": scipy.__version__,
+        "cpu": platform.processor() or platform.machine(),
+        "cores": str(os.cpu_count()),
+        "threads": f"{numba.get_num_threads()} (numba; set with --threads or NUMBA_NUM_THREADS)",
+        "memory available": format_bytes(available_memory()),
+        "mpi": _mpi(),
+        "gpu": _gpu(),
+    }

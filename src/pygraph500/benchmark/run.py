@@ -1,0 +1,213 @@
+"""The Graph500 run loop: generate, build (kernel 1), choose roots, search (kernel 2), validate.
+
+Graph500 semantics are the default: 64 roots, a warm-up search, validation after every
+search (untimed), the official statistics. Anything else (``validate=False``, another root
+count) is recorded in ``labels`` and shown in the output.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..backend.memory import estimate_run_bytes, require_memory
+from ..bfs import DEFAULT_ALGORITHM, get_algorithm
+from ..errors import InputError
+from ..generator import check_scale, check_seed, kronecker
+from ..graph import build_csr
+from ..validate import TEPS_COUNTING_RULE, count_component_edges, validate
+from .roots import NUM_ROOTS, choose_roots
+from .stats import summary, teps_summary
+
+
+@dataclass
+class RunConfig:
+    """Parameters of one benchmark run; defaults are the Graph500 reference's."""
+
+    scale: int = 16
+    edgefactor: int = 16
+    seed: tuple[int, int] = (2, 3)
+    num_roots: int = NUM_ROOTS
+    algorithm: str = DEFAULT_ALGORITHM
+    threads: int | None = None
+    validate: bool = True
+
+    def check(self) -> None:
+        """InputError for anything out of range, before any work is done."""
+        check_scale(self.scale, self.edgefactor)
+        self.seed = check_seed(self.seed)
+        get_algorithm(self.algorithm)
+        if not isinstance(self.num_roots, int) or self.num_roots < 1:
+            raise InputError(f"--roots must be an integer >= 1, got {self.num_roots!r}")
+        if self.threads is not None:
+            import numba
+
+            limit = numba.config.NUMBA_NUM_THREADS
+            if not 1 <= self.threads <= limit:
+                raise InputError(f"--threads must be in [1, {limit}], got {self.threads}")
+
+
+@dataclass
+class SearchRun:
+    """One search: its root, timed BFS, TEPS numerator, validation verdict and levels."""
+
+    root: int
+    time: float
+    nedge: int
+    valid: bool | None
+    validate_time: float
+    rule: str | None = None
+    message: str = ""
+    levels: list = field(default_factory=list)
+
+    @property
+    def teps(self) -> float:
+        return self.nedge / self.time if self.time > 0 else float("inf")
+
+
+@dataclass
+class BenchmarkResult:
+    config: RunConfig
+    num_vertices: int
+    num_edges: int
+    generation_time: float
+    construction_time: float
+    roots: np.ndarray
+    runs: list[SearchRun]
+    threads: int
+    labels: list[str] = field(default_factory=list)
+
+    @property
+    def valid(self) -> bool:
+        return all(r.valid is not False for r in self.runs) and len(self.runs) == len(self.roots)
+
+    @property
+    def first_failure(self) -> SearchRun | None:
+        return next((r for r in self.runs if r.valid is False), None)
+
+    def official(self) -> dict[str, float]:
+        """The reference's output block as key -> number, in the reference's order."""
+        times = [r.time for r in self.runs]
+        nedges = [r.nedge for r in self.runs]
+        out: dict[str, float] = {
+            "SCALE": self.config.scale,
+            "edgefactor": self.config.edgefactor,
+            "NBFS": len(self.runs),
+            "graph_generation": self.generation_time,
+            "num_mpi_processes": 1,
+            "construction_time": self.construction_time,
+        }
+        for k, v in summary(times).items():
+            out[f"bfs  {k}_time"] = v
+        for k, v in summary(nedges).items():
+            out[f"{k}_nedge"] = v
+        teps = teps_summary(times, nedges)
+        for k in ("min", "firstquartile", "median", "thirdquartile", "max"):
+            out[f"bfs  {k}_TEPS"] = teps[k]
+        out["bfs  harmonic_mean_TEPS"] = teps["harmonic_mean"]
+        out["bfs  harmonic_stddev_TEPS"] = teps["harmonic_stddev"]
+        vt = [r.validate_time for r in self.runs] if self.config.validate else [-1.0] * len(self.runs)
+        for k, v in summary(vt).items():
+            out[f"bfs  {k}_validate"] = v
+        return out
+
+
+def _set_threads(threads: int | None) -> int:
+    import numba
+
+    if threads is not None:
+        numba.set_num_threads(threads)
+    return numba.get_num_threads()
+
+
+def run_benchmark(config: RunConfig, progress=None) -> BenchmarkResult:
+    """Run the whole benchmark embedded in this process.
+
+    ``progress(phase, done, total)`` is called as work advances (the CLI prints it on stderr).
+    """
+    config.check()
+    report = progress or (lambda *a: None)
+    threads = _set_threads(config.threads)
+    n = 1 << config.scale
+    m = config.edgefactor << config.scale
+    require_memory(estimate_run_bytes(n, m), f"SCALE {config.scale}, edgefactor {config.edgefactor}")
+    bfs = get_algorithm(config.algorithm)
+
+    report("generation", 0, 1)
+    t0 = time.perf_counter()
+    edges = kronecker(config.scale, config.edgefactor, config.seed)
+    generation_time = time.perf_counter() - t0
+    report("generation", 1, 1)
+
+    report("construction", 0, 1)
+    t0 = time.perf_counter()
+    graph = build_csr(edges)
+    construction_time = time.perf_counter() - t0
+    report("construction", 1, 1)
+
+    roots = choose_roots(graph.degree() > 0, config.seed, config.num_roots)
+    labels = []
+    if config.num_roots != NUM_ROOTS:
+        labels.append(f"{config.num_roots} roots requested (Graph500: {NUM_ROOTS})")
+    if len(roots) < config.num_roots:
+        labels.append(f"only {len(roots)} roots found (reference rule gives up after N tries)")
+    if not config.validate:
+        labels.append("validation skipped (--no-validate): not a valid Graph500 result")
+
+    runs: list[SearchRun] = []
+    if len(roots):
+        bfs(graph, int(roots[0]))  # warm-up, as the reference does (also compiles)
+    for i, root in enumerate(roots.tolist()):
+        report("search", i, len(roots))
+        t0 = time.perf_counter()
+        result = bfs(graph, root)
+        elapsed = time.perf_counter() - t0
+        levels = [lv.as_dict() for lv in result.levels]
+        if config.validate:
+            t0 = time.perf_counter()
+            verdict = validate(edges, result.parent, root)
+            vtime = time.perf_counter() - t0
+            run = SearchRun(root, elapsed, verdict.nedge, verdict.valid, vtime, verdict.rule,
+                            verdict.message, levels)
+        else:
+            run = SearchRun(root, elapsed, count_component_edges(edges, result.parent), None, -1.0,
+                            levels=levels)
+        runs.append(run)
+        if run.valid is False:
+            break  # the reference stops at the first invalid tree
+    report("search", len(roots), len(roots))
+    return BenchmarkResult(config, n, m, generation_time, construction_time, roots, runs, threads,
+                           labels)
+
+
+def result_json(result: BenchmarkResult) -> dict:
+    """The --json document: official block, parameters, roots, one entry per search."""
+    from ..backend.info import system_info
+
+    info = system_info()
+    c = result.config
+    return {
+        "official": result.official() if result.valid and result.runs else None,
+        "valid": result.valid,
+        "labels": result.labels,
+        "parameters": {
+            "scale": c.scale,
+            "edgefactor": c.edgefactor,
+            "seeds": list(c.seed),
+            "num_roots": c.num_roots,
+            "algorithm": c.algorithm,
+            "threads": result.threads,
+            "validate": c.validate,
+            "num_vertices": result.num_vertices,
+            "num_edges": result.num_edges,
+            "teps_counting": TEPS_COUNTING_RULE,
+            "versions": {k: info[k] for k in ("pygraph500", "python", "numpy", "numba", "scipy")},
+        },
+        "roots": result.roots.tolist(),
+        "runs": [
+            {"root": r.root, "time": r.time, "nedge": r.nedge, "teps": r.teps, "valid": r.valid,
+             "validate_time": r.validate_time, "rule": r.rule, "levels": r.levels}
+            for r in result.runs
+        ],
+    }

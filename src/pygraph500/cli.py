@@ -1,0 +1,165 @@
+"""The `graph500` command: parse, call one library function, print. No logic lives here.
+
+Exit status: 0 success, 1 an invalid BFS tree (run/validate), 2 bad input or a run that
+will not fit (one line on stderr, no traceback, nothing half-written).
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+
+from .errors import Graph500Error, InputError
+
+DEFAULT_SCALE = 16
+
+
+def _seed(text: str) -> int:
+    try:
+        value = int(text, 0)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
+    if not 0 <= value < 2**64:
+        raise argparse.ArgumentTypeError(f"seed {value} out of range [0, 2**64)")
+    return value
+
+
+def _add_graph_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--scale", "-s", type=int, default=DEFAULT_SCALE,
+                   help=f"log2 of the number of vertices (default {DEFAULT_SCALE})")
+    p.add_argument("--edgefactor", "-e", type=int, default=16,
+                   help="edge tuples per vertex (default 16)")
+    p.add_argument("--seed", type=_seed, nargs=2, default=(2, 3), metavar=("S1", "S2"),
+                   help="the two 64-bit generator seeds (default: the reference's 2 3)")
+    p.add_argument("--quiet", "-q", action="store_true", help="no progress on stderr")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    from .bfs import ALGORITHMS, DEFAULT_ALGORITHM
+
+    parser = argparse.ArgumentParser(
+        prog="graph500",
+        description="The Graph500 BFS benchmark in Python: reference-exact Kronecker generator, "
+                    "kernel 1 (CSR), kernel 2 (BFS) from 64 roots, validation, official TEPS.",
+    )
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    run = sub.add_parser(
+        "run", help="run the whole benchmark and print the official output block",
+        description="Generate the Kronecker graph, build it, run BFS from 64 roots, validate "
+                    "every tree (untimed) and print the reference's output block on stdout. "
+                    "Exit status 1 when a tree is invalid.")
+    _add_graph_args(run)
+    run.add_argument("--roots", type=int, default=64,
+                     help="number of search keys (Graph500: 64; others are labelled)")
+    run.add_argument("--algorithm", "-a", default=DEFAULT_ALGORITHM,
+                     help=f"BFS algorithm: {', '.join(ALGORITHMS)} (default {DEFAULT_ALGORITHM})")
+    run.add_argument("--threads", "-t", type=int, default=None,
+                     help="worker threads (default: all cores)")
+    run.add_argument("--json", metavar="FILE", help="also write the full results as JSON")
+    run.add_argument("--levels", action="store_true",
+                     help="print per-level statistics of the first search")
+    run.add_argument("--no-validate", dest="validate", action="store_false",
+                     help="skip validation (the result is then not a Graph500 result)")
+
+    gen = sub.add_parser(
+        "generate", help="write the Kronecker edge list to a file",
+        description="Write the edge list as little-endian int64 pairs (v0, v1) in generation "
+                    "order (the reference's packed_edge layout); a .txt name writes text pairs.")
+    _add_graph_args(gen)
+    gen.add_argument("--out", "-o", required=True, metavar="FILE", help="output file")
+
+    val = sub.add_parser(
+        "validate", help="validate any parent array against an edge list",
+        description="Check a BFS parent array (ours or another program's) by the Graph500 rules. "
+                    "Exit 0 when valid, 1 when not (naming the rule broken).")
+    val.add_argument("edges", metavar="EDGES", help="edge list: binary int64 pairs, or .txt pairs")
+    val.add_argument("parents", metavar="PARENTS", help="parent array: .npy, or text one per line")
+    val.add_argument("--root", type=int, required=True, help="the search key")
+
+    sub.add_parser("info", help="versions, threads, and whether MPI and a GPU are usable")
+    return parser
+
+
+def _cmd_run(args) -> int:
+    from .benchmark import RunConfig, result_json, run_benchmark
+    from .io import check_writable, write_json
+    from .report import Progress, format_levels, format_official
+
+    if args.json:
+        check_writable(args.json)
+    config = RunConfig(scale=args.scale, edgefactor=args.edgefactor, seed=tuple(args.seed),
+                       num_roots=args.roots, algorithm=args.algorithm, threads=args.threads,
+                       validate=args.validate)
+    result = run_benchmark(config, Progress(False if args.quiet else None))
+    for label in result.labels:
+        print(f"# NOTE: {label}")
+    if args.levels and result.runs:
+        print(format_levels(result.runs[0].levels, f"# levels of the search from root {result.runs[0].root}"))
+    if args.json:
+        write_json(result_json(result), args.json)
+    if not result.valid:
+        failed = result.first_failure
+        if failed is not None:
+            print(f"validation failed for root {failed.root}: {failed.message}", file=sys.stderr)
+        print("No results printed for invalid run.")
+        return 1
+    print(format_official(result.official()))
+    return 0
+
+
+def _cmd_generate(args) -> int:
+    from .generator import kronecker
+    from .io import check_writable, write_edges, write_text_edges
+    from .report import Progress
+
+    check_writable(args.out)
+    progress = Progress(False if args.quiet else None)
+    progress("generation", 0, 1)
+    edges = kronecker(args.scale, args.edgefactor, tuple(args.seed))
+    progress("generation", 1, 1)
+    (write_text_edges if args.out.endswith(".txt") else write_edges)(edges, args.out)
+    return 0
+
+
+def _cmd_validate(args) -> int:
+    from .io import read_edges, read_parents
+    from .validate import validate
+
+    parents = read_parents(args.parents)
+    edges = read_edges(args.edges, num_vertices=len(parents))
+    if not 0 <= args.root < len(parents):
+        raise InputError(f"--root {args.root} is outside [0, {len(parents)})")
+    report = validate(edges, parents, args.root)
+    if report.valid:
+        print(f"valid: {report.num_visited} vertices reached, {report.nedge} edges in the "
+              f"component, max depth {report.max_depth}")
+        return 0
+    print(f"invalid: {report.message}")
+    return 1
+
+
+def _cmd_info(args) -> int:
+    from .backend import system_info
+
+    for key, value in system_info().items():
+        print(f"{key + ':':<18}{value}")
+    return 0
+
+
+def main(argv=None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    handler = {"run": _cmd_run, "generate": _cmd_generate, "validate": _cmd_validate,
+               "info": _cmd_info}[args.command]
+    try:
+        return handler(args)
+    except Graph500Error as exc:
+        print(f"graph500: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("graph500: interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,145 @@
+"""File formats and safe writing.
+
+Binary edge lists are the reference's packed_edge layout: little-endian int64 pairs
+``(v0, v1)`` in generation order. Text edge lists hold one ``v0 v1`` pair a line; lines
+starting with ``#`` are comments (the layout of ../shared/testdata). Every write goes to a
+temporary file in the target's directory and is renamed into place, so a failed run never
+leaves a half-written file.
+"""
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import tempfile
+
+import numpy as np
+
+from ..errors import InputError
+from ..graph.types import EdgeList
+
+_EDGE_DTYPE = np.dtype("<i8")
+
+
+def check_writable(path: str) -> None:
+    """InputError now, before long work, if ``path`` cannot be created or replaced."""
+    directory = os.path.dirname(os.path.abspath(path)) or "."
+    if os.path.isdir(path):
+        raise InputError(f"cannot write {path}: it is a directory")
+    if not os.path.isdir(directory):
+        raise InputError(f"cannot write {path}: directory {directory} does not exist")
+    if not os.access(directory, os.W_OK | os.X_OK):
+        raise InputError(f"cannot write {path}: directory {directory} is not writable")
+    if os.path.exists(path) and not os.access(path, os.W_OK):
+        raise InputError(f"cannot write {path}: file is not writable")
+
+
+@contextlib.contextmanager
+def atomic_writer(path: str, mode: str = "wb"):
+    """Open a temporary sibling of ``path``; rename it onto ``path`` only if the block succeeds."""
+    check_writable(path)
+    directory = os.path.dirname(os.path.abspath(path))
+    fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=directory)
+    try:
+        with os.fdopen(fd, mode) as f:
+            yield f
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
+        raise
+
+
+def write_edges(edges: EdgeList, path: str) -> None:
+    """Write little-endian int64 pairs (v0, v1) in generation order."""
+    pairs = np.empty((edges.num_edges, 2), dtype=_EDGE_DTYPE)
+    pairs[:, 0] = edges.src
+    pairs[:, 1] = edges.dst
+    with atomic_writer(path) as f:
+        pairs.tofile(f)
+
+
+def write_text_edges(edges: EdgeList, path: str) -> None:
+    """Write one ``v0 v1`` line per tuple, in generation order."""
+    with atomic_writer(path, "w") as f:
+        f.write(f"# {edges.num_edges} edge tuples over {edges.num_vertices} vertices (v0 v1)\n")
+        np.savetxt(f, np.column_stack([edges.src, edges.dst]), fmt="%d")
+
+
+def write_json(obj, path: str) -> None:
+    with atomic_writer(path, "w") as f:
+        json.dump(obj, f, indent=1)
+        f.write("\n")
+
+
+def _open_error(path: str, exc: OSError) -> InputError:
+    return InputError(f"cannot read {path}: {exc.strerror or exc}")
+
+
+def _read_text_edges(path: str) -> np.ndarray:
+    rows = []
+    try:
+        with open(path) as f:
+            for lineno, line in enumerate(f, 1):
+                text = line.strip()
+                if not text or text.startswith("#"):
+                    continue
+                fields = text.split()
+                if len(fields) < 2:
+                    raise InputError(f"{path}:{lineno}: expected two vertex labels, got {text!r}")
+                try:
+                    rows.append((int(fields[0]), int(fields[1])))
+                except ValueError:
+                    raise InputError(f"{path}:{lineno}: not an integer pair: {text!r}") from None
+    except OSError as exc:
+        raise _open_error(path, exc) from None
+    except UnicodeDecodeError:
+        raise InputError(f"{path}: not a text edge list (use .bin/.edges for binary)") from None
+    return np.array(rows, dtype=np.int64).reshape(-1, 2)
+
+
+def _read_binary_edges(path: str) -> np.ndarray:
+    try:
+        size = os.path.getsize(path)
+        if size % 16:
+            raise InputError(f"{path}: size {size} bytes is not a whole number of int64 pairs")
+        return np.fromfile(path, dtype=_EDGE_DTYPE).astype(np.int64, copy=False).reshape(-1, 2)
+    except OSError as exc:
+        raise _open_error(path, exc) from None
+
+
+def read_edges(path: str, num_vertices: int | None = None) -> EdgeList:
+    """Read an edge list: ``.txt`` as text pairs, anything else as binary int64 pairs.
+
+    ``num_vertices`` defaults to the largest label + 1; labels must be in [0, num_vertices).
+    """
+    pairs = _read_text_edges(path) if path.endswith(".txt") else _read_binary_edges(path)
+    src = np.ascontiguousarray(pairs[:, 0])
+    dst = np.ascontiguousarray(pairs[:, 1])
+    if src.size:
+        lo = min(int(src.min()), int(dst.min()))
+        if lo < 0:
+            i = int(np.flatnonzero((src < 0) | (dst < 0))[0])
+            raise InputError(f"{path}: edge {i} has a negative vertex label ({src[i]}, {dst[i]})")
+    hi = max(int(src.max()), int(dst.max())) + 1 if src.size else 0
+    n = hi if num_vertices is None else int(num_vertices)
+    if hi > n:
+        i = int(np.flatnonzero((src >= n) | (dst >= n))[0])
+        raise InputError(f"{path}: edge {i} ({src[i]}, {dst[i]}) has a label >= {n} vertices")
+    return EdgeList(src, dst, max(n, 1))
+
+
+def read_parents(path: str) -> np.ndarray:
+    """A parent array from ``.npy`` (any integer dtype) or text (one integer a line)."""
+    try:
+        if path.endswith(".npy"):
+            arr = np.load(path, allow_pickle=False)
+        else:
+            arr = np.loadtxt(path, dtype=np.int64, comments="#", ndmin=1)
+    except OSError as exc:
+        raise _open_error(path, exc) from None
+    except ValueError as exc:
+        raise InputError(f"{path}: not a parent array: {exc}") from None
+    if arr.ndim != 1 or not np.issubdtype(arr.dtype, np.integer):
+        raise InputError(f"{path}: parent array must be 1-D integers, got {arr.dtype}{list(arr.shape)}")
+    return arr.astype(np.int64, copy=False)

@@ -1,0 +1,26 @@
+import os
+
+import numpy as np
+import pytest
+
+TESTDATA = os.path.join(os.path.dirname(__file__), "..", "..", "shared", "testdata", "graph500-reference")
+# Each case: (name, scale, edgefactor, seed)
+REFERENCE_CASES = [
+    ("scale5-ef8-seed7-11", 5, 8, (7, 11)),
+    ("scale8-ef16-seed2-3", 8, 16, (2, 3)),
+]
+
+
+def _testdata_dir():
+    path = os.environ.get("GRAPH500_TESTDATA", TESTDATA)
+    if not os.path.isdir(path):
+        pytest.skip(f"reference test vectors not found at {path} (set GRAPH500_TESTDATA)")
+    return path
+
+
+def load_reference(name):
+    """(edges as (M, 2) int64, roots) of one reference test vector."""
+    d = _testdata_dir()
+    edges = np.loadtxt(os.path.join(d, f"{name}.edges.txt"), dtype=np.int64, comments="#", ndmin=2)
+    roots = np.loadtxt(os.path.join(d, f"{name}.roots.txt"), dtype=np.int64, comments="#", ndmin=1)
+    return edges, roots

@@ -1,0 +1,120 @@
+"""The `graph500` command as a user runs it: output, exit status, files, bad input."""
+import json
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from conftest import load_reference
+
+OFFICIAL_KEYS = [
+    "SCALE", "edgefactor", "NBFS", "graph_generation", "num_mpi_processes", "construction_time",
+    *[f"bfs  {s}_time" for s in ("min", "firstquartile", "median", "thirdquartile", "max", "mean", "stddev")],
+    *[f"{s}_nedge" for s in ("min", "firstquartile", "median", "thirdquartile", "max", "mean", "stddev")],
+    *[f"bfs  {s}_TEPS" for s in ("min", "firstquartile", "median", "thirdquartile", "max")],
+    "bfs  harmonic_mean_TEPS", "bfs  harmonic_stddev_TEPS",
+    *[f"bfs  {s}_validate" for s in ("min", "firstquartile", "median", "thirdquartile", "max", "mean", "stddev")],
+]
+
+
+def graph500(*args, cwd=None):
+    env = dict(os.environ, PYTHONPATH=os.path.join(os.path.dirname(__file__), "..", "src"))
+    return subprocess.run([sys.executable, "-m", "pygraph500", *args], capture_output=True,
+                          text=True, cwd=cwd, env=env, timeout=600)
+
+
+def test_run_prints_official_block_and_json(tmp_path):
+    out = tmp_path / "r.json"
+    p = graph500("run", "--scale", "10", "--json", str(out), "--quiet")
+    assert p.returncode == 0, p.stderr
+    lines = [l for l in p.stdout.splitlines() if not l.startswith("#")]
+    keys = [l[:32].rstrip().rstrip(":").replace(":     !", "") for l in lines]
+    assert keys == OFFICIAL_KEYS
+    assert all(len(l) > 32 and l[32] != " " for l in lines)  # values in column 33
+    assert "bfs  harmonic_mean_TEPS:     !  " in p.stdout
+    doc = json.loads(out.read_text())
+    assert list(doc["official"]) == OFFICIAL_KEYS
+    assert doc["official"]["SCALE"] == 10 and doc["official"]["NBFS"] == 64
+    assert len(doc["roots"]) == 64 and len(doc["runs"]) == 64
+    assert all(r["valid"] for r in doc["runs"])
+    assert doc["parameters"]["threads"] >= 1 and doc["parameters"]["seeds"] == [2, 3]
+    assert "self-loops" in doc["parameters"]["teps_counting"]
+    assert doc["runs"][0]["levels"][0]["frontier"] == 1
+    hm = 1 / np.mean([r["time"] / r["nedge"] for r in doc["runs"]])
+    assert doc["official"]["bfs  harmonic_mean_TEPS"] == pytest.approx(hm)
+
+
+def test_run_reference_roots_and_levels(tmp_path):
+    _, ref_roots = load_reference("scale8-ef16-seed2-3")
+    out = tmp_path / "r.json"
+    p = graph500("run", "-s", "8", "--levels", "--algorithm", "reference", "--json", str(out), "-q")
+    assert p.returncode == 0, p.stderr
+    assert "# levels of the search from root" in p.stdout
+    assert json.loads(out.read_text())["roots"] == ref_roots.tolist()
+
+
+def test_generate_writes_reference_bytes(tmp_path):
+    ref, _ = load_reference("scale5-ef8-seed7-11")
+    out = tmp_path / "g.bin"
+    p = graph500("generate", "--scale", "5", "--edgefactor", "8", "--seed", "7", "11", "--out", str(out))
+    assert p.returncode == 0, p.stderr
+    np.testing.assert_array_equal(np.fromfile(out, dtype="<i8").reshape(-1, 2), ref)
+
+
+def test_validate_command_accepts_and_rejects(tmp_path):
+    import scipy.sparse as sp
+    from scipy.sparse.csgraph import breadth_first_order
+
+    ref, _ = load_reference("scale8-ef16-seed2-3")
+    edges = tmp_path / "g.bin"
+    ref.astype("<i8").tofile(edges)
+    n = 256
+    a = sp.coo_matrix((np.ones(len(ref)), (ref[:, 0], ref[:, 1])), shape=(n, n)).tocsr()
+    root = 53
+    _, pred = breadth_first_order(a, root, directed=False, return_predecessors=True)
+    parent = np.where(pred < 0, -1, pred).astype(np.int64)
+    parent[root] = root
+    good = tmp_path / "good.npy"
+    np.save(good, parent)
+    p = graph500("validate", str(edges), str(good), "--root", str(root))
+    assert p.returncode == 0 and p.stdout.startswith("valid"), p.stdout + p.stderr
+    parent[root] = -1
+    bad = tmp_path / "bad.npy"
+    np.save(bad, parent)
+    p = graph500("validate", str(edges), str(bad), "--root", str(root))
+    assert p.returncode == 1 and "root" in p.stdout
+
+
+@pytest.mark.parametrize("args,needle", [
+    (["run", "--scale", "0"], "SCALE"),
+    (["run", "--scale", "70"], "SCALE"),
+    (["run", "--edgefactor", "0"], "edgefactor"),
+    (["run", "--algorithm", "nope"], "unknown BFS algorithm"),
+    (["run", "--threads", "0"], "--threads"),
+    (["run", "--roots", "0"], "--roots"),
+    (["run", "--scale", "40"], "needs about"),
+    (["run", "--scale", "8", "--json", "/nonexistent-dir/x.json"], "cannot write"),
+    (["generate", "--scale", "8", "--out", "/nonexistent-dir/x.bin"], "cannot write"),
+    (["validate", "/nonexistent/e.bin", "/nonexistent/p.npy", "--root", "0"], "cannot read"),
+])
+def test_bad_input_one_line_exit_2(args, needle):
+    p = graph500(*args)
+    assert p.returncode == 2, (p.returncode, p.stderr)
+    assert "Traceback" not in p.stderr
+    err = [l for l in p.stderr.splitlines() if l.strip()]
+    assert len(err) == 1 and needle in err[0], p.stderr
+    assert p.stdout == ""
+
+
+def test_bad_seed_is_usage_error():
+    p = graph500("run", "--seed", "-1", "3")
+    assert p.returncode == 2 and "out of range" in p.stderr and "Traceback" not in p.stderr
+
+
+def test_info():
+    p = graph500("info")
+    assert p.returncode == 0
+    for key in ("numba", "threads", "mpi", "gpu"):
+        assert key in p.stdout
