@@ -13,7 +13,8 @@ from numba import njit, prange
 
 from ..errors import InputError
 from ..graph.types import EdgeList
-from .mrg import EDGE_STRIDE, INV_MOD, INV_MOD2, POW2, make_mrg_seed, matvec, skip, step
+from .mrg import (EDGE_STRIDE, INV_MOD, INV_MOD2, MUL_X, MUL_Y, POW2, _reduce, make_mrg_seed,
+                  matvec, skip, step)
 
 # Kronecker initiator of the reference, as fractions of 10000: A = 0.57, B = C = 0.19, D = 0.05.
 INITIATOR_A = 5700
@@ -94,22 +95,79 @@ def _descend(val, base_src, base_tgt, half):
     return base_src + half * (src_off ^ flip), base_tgt + half * (tgt_off ^ flip)
 
 
-@njit(inline="always")
-def _kronecker_pair(scale, shift, val0, val1, a0, a1, a2, a3, a4, b0, b1, b2, b3, b4):
-    """Two consecutive edges in lockstep, so their serial draw chains overlap in the core."""
-    sa = np.int64(0)
-    ta = np.int64(0)
-    sb = np.int64(0)
-    tb = np.int64(0)
+@njit(cache=True)
+def kronecker_edge(scale, shift, val0, val1, z0, z1, z2, z3, z4):
+    """One edge from its substream state, serially: the plain transcription of the reference.
+
+    The lane kernel below computes the same thing many edges at a time; this one handles the
+    edges whose stream contains a rejected draw, and is the tests' oracle for the lanes.
+    """
+    src = np.int64(0)
+    tgt = np.int64(0)
     half = np.int64(1) << scale
     for _ in range(scale):
-        va, a0, a1, a2, a3, a4 = _draw(a0, a1, a2, a3, a4)
-        vb, b0, b1, b2, b3, b4 = _draw(b0, b1, b2, b3, b4)
+        val, z0, z1, z2, z3, z4 = _draw(z0, z1, z2, z3, z4)
         half >>= 1
-        sa, ta = _descend(va, sa, ta, half)
-        sb, tb = _descend(vb, sb, tb, half)
-    return (_scramble(sa, shift, val0, val1), _scramble(ta, shift, val0, val1),
-            _scramble(sb, shift, val0, val1), _scramble(tb, shift, val0, val1))
+        src, tgt = _descend(val, src, tgt, half)
+    return _scramble(src, shift, val0, val1), _scramble(tgt, shift, val0, val1)
+
+
+_LANES = 64
+_LANE_STRIDE = POW2[64 + 6].copy()  # A**(64 * 2**64): a lane's state LANES edges on
+_DIV10000_MAGIC = 3518437209  # floor(x / 10000) == (x * magic) >> 45 for 0 <= x < 2**32
+
+
+@njit(cache=True)
+def _kronecker_lanes(stride, state, count, scale, shift, val0, val1, src, dst):
+    """``count`` consecutive edges from substream ``state`` on, LANES edges in lockstep.
+
+    Lane l draws for edge ``base + l``; each level's draw is one vectorisable loop over the
+    lanes (the serial chain of a single edge is what limits the plain version). A lane whose
+    stream hits the reference's rejection (about once per 300,000 draws) is redone serially.
+    The five state rows live in a ring: row p holds the newest value, row p + 1 the oldest.
+    """
+    init = np.empty((5, _LANES), dtype=np.int64)
+    ring = np.empty((5, _LANES), dtype=np.int64)
+    bs = np.empty(_LANES, dtype=np.int64)
+    bt = np.empty(_LANES, dtype=np.int64)
+    bad = np.empty(_LANES, dtype=np.int64)
+    z0, z1, z2, z3, z4 = state[0], state[1], state[2], state[3], state[4]
+    for lane in range(_LANES):
+        init[0, lane], init[1, lane], init[2, lane], init[3, lane], init[4, lane] = z0, z1, z2, z3, z4
+        z0, z1, z2, z3, z4 = matvec(stride, z0, z1, z2, z3, z4)
+    for base in range(0, count, _LANES):
+        for k in range(5):
+            for lane in range(_LANES):
+                ring[(5 - k) % 5, lane] = init[k, lane]
+        bs[:] = 0
+        bt[:] = 0
+        bad[:] = 0
+        half = np.int64(1) << scale
+        p = 0
+        for _ in range(scale):
+            o = p + 1 if p < 4 else 0
+            half >>= 1
+            for lane in range(_LANES):
+                val = _reduce(MUL_X * ring[p, lane] + MUL_Y * ring[o, lane])
+                ring[o, lane] = val
+                bad[lane] |= np.int64(val < _REJECT_BELOW)
+                val -= ((val * _DIV10000_MAGIC) >> 45) * INITIATOR_DENOMINATOR
+                bs[lane], bt[lane] = _descend(val, bs[lane], bt[lane], half)
+            p = o
+        n = min(_LANES, count - base)
+        for lane in range(n):
+            if bad[lane]:
+                u, v = kronecker_edge(scale, shift, val0, val1, init[0, lane], init[1, lane],
+                                      init[2, lane], init[3, lane], init[4, lane])
+            else:
+                u = _scramble(bs[lane], shift, val0, val1)
+                v = _scramble(bt[lane], shift, val0, val1)
+            src[base + lane] = u
+            dst[base + lane] = v
+        for lane in range(_LANES):
+            init[0, lane], init[1, lane], init[2, lane], init[3, lane], init[4, lane] = matvec(
+                _LANE_STRIDE, init[0, lane], init[1, lane], init[2, lane], init[3, lane],
+                init[4, lane])
 
 
 @njit(inline="always")
@@ -163,16 +221,7 @@ def _generate(kind, pow2, stride, seed_state, start, end, scale, n, val0, val1, 
         st = skip(pow2, seed_state, 0, start + lo, 0)
         z0, z1, z2, z3, z4 = st[0], st[1], st[2], st[3], st[4]
         if kind == 0:
-            for i in range(lo, hi, 2):
-                y0, y1, y2, y3, y4 = matvec(stride, z0, z1, z2, z3, z4)
-                u, v, x, y = _kronecker_pair(scale, shift, val0, val1, z0, z1, z2, z3, z4,
-                                             y0, y1, y2, y3, y4)
-                src[i] = u
-                dst[i] = v
-                if i + 1 < hi:
-                    src[i + 1] = x
-                    dst[i + 1] = y
-                z0, z1, z2, z3, z4 = matvec(stride, y0, y1, y2, y3, y4)
+            _kronecker_lanes(stride, st, hi - lo, scale, shift, val0, val1, src[lo:hi], dst[lo:hi])
             continue
         for i in range(lo, hi):
             if kind == 1:
