@@ -9,16 +9,18 @@ Counting sort plus prefix sum, as in the thesis, done in parallel without locks 
    ``counts[c, v]`` becomes the first slot of chunk ``c`` inside row ``v``.
 3. scatter: every chunk writes its entries into its own slots (no two chunks share a slot).
    Rows are now complete but unsorted.
-4. transpose: a second counting sort, by row, of the entries read in column order (vertex
-   ranges of equal entry counts, one per chunk, each with its own slots). It is stable, so
-   every row comes out sorted; the matrix is symmetric, so the transpose is the same graph.
-   (Two linear passes: much faster than sorting each row, and branch-free.)
-5. dedup + compact: duplicates are now adjacent; each row drops them in place (parallel), then
-   the rows are moved left in place and the array is shrunk without a copy.
+4. sort + dedup, in place, parallel over vertex ranges of equal entry counts: short rows by
+   insertion sort, long ones by an LSD radix sort on the label bits with a per-task scratch
+   buffer the size of its longest row; duplicates are then adjacent and dropped in place.
+5. compact: rows move left in place and the array is shrunk without a copy.
+
+Sorting rows in place avoids a second ``indices``-sized array (a transposing counting sort
+needs one): fresh memory is expensive on virtual machines that hand freed pages back to the
+host, and the radix sort is faster than the transposition anyway.
 
 The chunk count ``C`` is at most the number of numba threads and is lowered so that the
-``C x N`` count table stays small next to the edge list. Memory beyond the input: two
-``indices``-sized arrays (2 entries per input tuple each) while transposing, then one.
+``C x N`` count table stays small next to the edge list. Memory beyond the input: one
+``indices``-sized array (2 entries per input tuple), the count table and per-vertex arrays.
 """
 from __future__ import annotations
 
@@ -97,50 +99,73 @@ def _scatter(src, dst, counts, bounds, out):
                 row[v] += 1
 
 
+_INSERTION_MAX = 64  # rows up to this length are insertion-sorted
+
+
+@njit(inline="always")
+def _insertion_sort(out, s, e):
+    for i in range(s + 1, e):
+        x = out[i]
+        j = i - 1
+        while j >= s and out[j] > x:
+            out[j + 1] = out[j]
+            j -= 1
+        out[j + 1] = x
+
+
+@njit(inline="always")
+def _radix_sort(out, s, e, tmp, cnt, bits, passes):
+    """LSD radix sort of out[s:e], ``passes`` passes of ``bits`` bits, through tmp."""
+    d = e - s
+    mask = (1 << bits) - 1
+    shift = 0
+    in_out = True  # where the data is now
+    for _ in range(passes):
+        cnt[:] = 0
+        if in_out:
+            for i in range(s, e):
+                cnt[((out[i] >> shift) & mask) + 1] += 1
+        else:
+            for i in range(d):
+                cnt[((tmp[i] >> shift) & mask) + 1] += 1
+        for b in range(mask + 1):
+            cnt[b + 1] += cnt[b]
+        if in_out:
+            for i in range(s, e):
+                k = (out[i] >> shift) & mask
+                tmp[cnt[k]] = out[i]
+                cnt[k] += 1
+        else:
+            for i in range(d):
+                k = (tmp[i] >> shift) & mask
+                out[s + cnt[k]] = tmp[i]
+                cnt[k] += 1
+        in_out = not in_out
+        shift += bits
+    if not in_out:
+        out[s:e] = tmp[:d]
+
+
 @njit(cache=True, parallel=True)
-def _count_cols(indptr, out1, vbounds, counts):
-    """counts[k, r] = entries of row r whose column lies in vertex range k (of vbounds)."""
+def _sort_dedup_rows(indptr, out, newdeg, vbounds, bits, passes):
+    """Sort every row in place, drop adjacent duplicates; newdeg[v] = distinct neighbours."""
     nchunks = vbounds.shape[0] - 1
     for k in prange(nchunks):
-        row = counts[k]
-        for i in range(indptr[vbounds[k]], indptr[vbounds[k + 1]]):
-            row[out1[i]] += 1
-
-
-@njit(cache=True, parallel=True)
-def _col_offsets(counts, indptr):
-    nchunks, n = counts.shape
-    for v in prange(n):
-        run = indptr[v]
-        for k in range(nchunks):
-            t = counts[k, v]
-            counts[k, v] = run
-            run += t
-
-
-@njit(cache=True, parallel=True)
-def _transpose(indptr, out1, vbounds, counts, out2):
-    """Stable counting sort of the entries by row, reading them in column order."""
-    nchunks = vbounds.shape[0] - 1
-    for k in prange(nchunks):
-        row = counts[k]
-        for c in range(vbounds[k], vbounds[k + 1]):
-            for i in range(indptr[c], indptr[c + 1]):
-                r = out1[i]
-                out2[row[r]] = c
-                row[r] += 1
-
-
-@njit(cache=True, parallel=True)
-def _dedup(indptr, out, newdeg, vbounds):
-    nchunks = vbounds.shape[0] - 1
-    for k in prange(nchunks):
+        longest = 0
+        for v in range(vbounds[k], vbounds[k + 1]):
+            longest = max(longest, indptr[v + 1] - indptr[v])
+        tmp = np.empty(longest, out.dtype)
+        cnt = np.empty((1 << bits) + 1, np.int64)
         for v in range(vbounds[k], vbounds[k + 1]):
             s = indptr[v]
             e = indptr[v + 1]
             if e - s <= 1:
                 newdeg[v] = e - s
                 continue
+            if e - s <= _INSERTION_MAX:
+                _insertion_sort(out, s, e)
+            else:
+                _radix_sort(out, s, e, tmp, cnt, bits, passes)
             w = s + 1
             last = out[s]
             for i in range(s + 1, e):
@@ -205,7 +230,7 @@ def build_csr(edges: EdgeList) -> CSRGraph:
     bounds = _edge_bounds(m, nchunks)
     itemsize = np.dtype(itype).itemsize
     require_memory(
-        2 * (2 * m) * itemsize + nchunks * row_bytes + 16 * (n + 1),
+        (2 * m) * itemsize + nchunks * row_bytes + 16 * (n + 1),
         f"building the CSR graph of {m} edge tuples and {n} vertices (kernel 1)",
     )
 
@@ -225,27 +250,17 @@ def build_csr(edges: EdgeList) -> CSRGraph:
     _scatter(src, dst, counts, bounds, out)
     del counts
 
-    # Transpose (a stable counting sort by row of the entries read in column order): since
-    # the matrix is symmetric this is the same graph with every neighbour list sorted.
-    vbounds = np.searchsorted(indptr, (np.arange(nchunks + 1) * total) // nchunks)
-    vbounds = vbounds.astype(np.int64)
-    vbounds[0] = 0
-    vbounds[-1] = n
-    counts = np.zeros((nchunks, n), dtype=ctype)
-    _count_cols(indptr, out, vbounds, counts)
-    _col_offsets(counts, indptr)
-    out2 = np.empty(total, dtype=itype)
-    _transpose(indptr, out, vbounds, counts, out2)
-    del counts, out
-    out = out2
-
+    # Sort and dedup rows in place; radix passes of at most 11 bits over the label bits.
+    label_bits = max(1, (n - 1).bit_length())
+    passes = -(-label_bits // 11)
+    bits = -(-label_bits // passes)
     newdeg = np.empty(n, dtype=np.int64)
     dchunks = max(1, 16 * numba.get_num_threads())
     vbounds = np.searchsorted(indptr, (np.arange(dchunks + 1) * total) // dchunks)
     vbounds = vbounds.astype(np.int64)
     vbounds[0] = 0
     vbounds[-1] = n
-    _dedup(indptr, out, newdeg, vbounds)
+    _sort_dedup_rows(indptr, out, newdeg, vbounds, bits, passes)
 
     final = int(_compact(indptr, out, newdeg))
     del newdeg
