@@ -1,5 +1,6 @@
 import os
 
+import numba
 import numpy as np
 import pytest
 
@@ -24,3 +25,15 @@ def load_reference(name):
     edges = np.loadtxt(os.path.join(d, f"{name}.edges.txt"), dtype=np.int64, comments="#", ndmin=2)
     roots = np.loadtxt(os.path.join(d, f"{name}.roots.txt"), dtype=np.int64, comments="#", ndmin=1)
     return edges, roots
+
+
+THREADS = [1, 2] if numba.config.NUMBA_NUM_THREADS >= 2 else [1]
+
+
+@pytest.fixture(params=THREADS, ids=lambda t: f"threads{t}")
+def threads(request):
+    """Run the test with 1 and with 2 numba threads."""
+    old = numba.get_num_threads()
+    numba.set_num_threads(request.param)
+    yield request.param
+    numba.set_num_threads(old)

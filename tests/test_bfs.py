@@ -1,7 +1,6 @@
 """Every registered BFS algorithm against scipy.sparse.csgraph distances, plus tree validity."""
 from __future__ import annotations
 
-import numba
 import numpy as np
 import pytest
 import scipy.sparse as sp
@@ -12,17 +11,6 @@ from pygraph500.bfs import direction_optimizing as do_module
 from pygraph500.bfs.direction_optimizing import bfs_direction_optimizing
 from pygraph500.errors import InputError
 from pygraph500.graph import EdgeList, build_csr
-
-THREADS = [1, 2] if numba.config.NUMBA_NUM_THREADS >= 2 else [1]
-
-
-@pytest.fixture(params=THREADS, ids=lambda t: f"threads{t}")
-def threads(request):
-    old = numba.get_num_threads()
-    numba.set_num_threads(request.param)
-    yield request.param
-    numba.set_num_threads(old)
-
 
 # ---- graphs ---------------------------------------------------------------------------------
 

@@ -1,7 +1,6 @@
 """Kernel 1 (build_csr) against an independent oracle: scipy.sparse COO -> CSR."""
 from __future__ import annotations
 
-import numba
 import numpy as np
 import pytest
 import scipy.sparse as sp
@@ -11,17 +10,6 @@ from hypothesis import strategies as st
 from pygraph500.errors import InputError
 from pygraph500.graph import CSRGraph, EdgeList, build_csr, index_dtype
 from pygraph500.graph import build as build_module
-
-THREADS = [1, 2] if numba.config.NUMBA_NUM_THREADS >= 2 else [1]
-
-
-@pytest.fixture(params=THREADS, ids=lambda t: f"threads{t}")
-def threads(request):
-    old = numba.get_num_threads()
-    numba.set_num_threads(request.param)
-    yield request.param
-    numba.set_num_threads(old)
-
 
 def oracle(src, dst, n):
     """indptr, indices of the symmetrised, self-loop-free, deduplicated, sorted graph."""
