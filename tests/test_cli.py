@@ -118,3 +118,26 @@ def test_info():
     assert p.returncode == 0
     for key in ("numba", "threads", "mpi", "gpu"):
         assert key in p.stdout
+
+
+def test_invalid_run_prints_no_results_and_exits_1(monkeypatch, capsys, tmp_path):
+    """A BFS that returns a broken tree makes the run invalid: the reference's line, status 1."""
+    from pygraph500 import bfs, cli
+
+    def broken(graph, root, **options):
+        result = bfs.ALGORITHMS["reference"](graph, root)
+        far = int(np.flatnonzero(result.depth >= 2)[0])
+        result.parent[far] = root  # not an input edge (depth 2 means no edge to the root)
+        return result
+
+    monkeypatch.setitem(bfs.ALGORITHMS, "broken", broken)
+    out = tmp_path / "r.json"
+    status = cli.main(["run", "--scale", "8", "--algorithm", "broken", "--quiet", "--json", str(out)])
+    captured = capsys.readouterr()
+    assert status == 1
+    assert captured.out.strip().splitlines()[-1] == "No results printed for invalid run."
+    assert "SCALE:" not in captured.out
+    assert "tree-edge-in-graph" in captured.err
+    doc = json.loads(out.read_text())
+    assert doc["valid"] is False and doc["official"] is None
+    assert doc["runs"][-1]["rule"] == "tree-edge-in-graph"
