@@ -55,6 +55,9 @@ def build_parser() -> argparse.ArgumentParser:
                      help=f"BFS algorithm: {', '.join(ALGORITHMS)} (default {DEFAULT_ALGORITHM})")
     run.add_argument("--threads", "-t", type=int, default=None,
                      help="worker threads (default: all cores)")
+    run.add_argument("--sort-vertices", choices=["none", "degree"], default="none",
+                     help="kernel 1 relabels vertices by decreasing degree for locality "
+                          "(paper 001, 4.4); parents are still reported in original labels")
     run.add_argument("--json", metavar="FILE", help="also write the full results as JSON")
     run.add_argument("--levels", action="store_true",
                      help="print per-level statistics of the first search")
@@ -89,7 +92,8 @@ def _cmd_run(args) -> int:
         check_writable(args.json)
     config = RunConfig(scale=args.scale, edgefactor=args.edgefactor, seed=tuple(args.seed),
                        num_roots=args.roots, algorithm=args.algorithm, threads=args.threads,
-                       validate=args.validate)
+                       validate=args.validate,
+                       sort_vertices=None if args.sort_vertices == "none" else args.sort_vertices)
     result = run_benchmark(config, Progress(False if args.quiet else None))
     for label in result.labels:
         print(f"# NOTE: {label}")

@@ -34,15 +34,22 @@ class CSRGraph:
     """Symmetric adjacency in CSR form: no self-loops, no duplicate neighbours, sorted lists.
 
     ``indices`` is int32 when ``num_vertices < 2**31``, else int64. Never mutated.
-    ``num_input_edges`` is the length of the EdgeList it was built from.
+    ``num_input_edges`` is the length of the EdgeList it was built from. Vertex ids are the
+    input's labels unless the graph was relabelled (see ``original_label``).
     """
 
     indptr: np.ndarray
     indices: np.ndarray
     num_vertices: int
     num_input_edges: int
-    # Optional: labels of a relabelled graph (new -> original); None when labels are original.
-    meta: dict = field(default_factory=dict, compare=False)
+    # A relabelled graph (kernel 1 with vertex sorting) keeps both directions of the map:
+    # original_label[new] and new_label[original] (int64); None when labels are the input's.
+    original_label: np.ndarray | None = field(default=None, compare=False, repr=False)
+    new_label: np.ndarray | None = field(default=None, compare=False, repr=False)
+
+    @property
+    def relabelled(self) -> bool:
+        return self.original_label is not None
 
     @property
     def num_directed_edges(self) -> int:
