@@ -6,11 +6,21 @@ import pytest
 import scipy.sparse as sp
 from scipy.sparse.csgraph import shortest_path
 
-from pygraph500.bfs import ALGORITHMS, BFSResult
-from pygraph500.bfs import direction_optimizing as do_module
+from pygraph500.benchmark import choose_roots
+from pygraph500.bfs import ALGORITHMS, BFSResult, LevelTable
+from pygraph500.bfs import steps
 from pygraph500.bfs.direction_optimizing import bfs_direction_optimizing
 from pygraph500.errors import InputError
+from pygraph500.generator import kronecker
 from pygraph500.graph import EdgeList, build_csr
+from pygraph500.validate import validate
+
+# The algorithms that run every level top-down / bottom-up.
+TOP_DOWN_ONLY = ["reference", "topdown-queue", "topdown-bitmap", "spmv"]
+BOTTOM_UP_ONLY = ["bottomup"]
+# Quadratic on a long path (bottomup rescans every unvisited vertex at every level) or paying
+# tens of microseconds of Python per level (spmv): run on a short path instead.
+SLOW_ON_PATHS = {"bottomup", "spmv"}
 
 # ---- graphs ---------------------------------------------------------------------------------
 
@@ -109,6 +119,7 @@ def check_result(g, a, root, res):
         assert i < nb.size and nb[i] == pv, (v, pv)
 
     levels = res.levels
+    assert isinstance(levels, LevelTable)
     assert [lv.level for lv in levels] == list(range(len(levels)))
     assert sum(lv.discovered for lv in levels) + 1 == visited.sum()
     assert levels[0].frontier == 1
@@ -155,6 +166,80 @@ def test_direction_optimizing_forced_directions(threads, name):
                 assert all(lv.direction == "bottom-up" for lv in levels)
 
 
+@pytest.mark.parametrize("algo", sorted(ALGORITHMS))
+def test_kronecker_all_roots_validate(threads, algo):
+    """A Graph500 Kronecker graph, every search key of the reference rule: each tree passes the
+    Graph500 validation and its depths are the shortest-path distances."""
+    g, a, edges, roots, dist = kronecker_case()
+    fn = ALGORITHMS[algo]
+    for root, d in zip(roots.tolist(), dist):
+        res = fn(g, root)
+        report = validate(edges, res.parent, root)
+        assert report.valid, (algo, root, report.rule, report.message)
+        np.testing.assert_array_equal(res.depth, d)
+        assert sum(lv.discovered for lv in res.levels) + 1 == np.count_nonzero(d >= 0)
+
+
+@pytest.mark.parametrize("algo", sorted(ALGORITHMS))
+def test_without_depth(threads, algo):
+    """depth=False: no depth array; the tree still validates and the levels are the same."""
+    g, a, edges, roots, dist = kronecker_case()
+    fn = ALGORITHMS[algo]
+    for root, d in list(zip(roots.tolist(), dist))[:8]:
+        res = fn(g, root, depth=False)
+        assert res.depth is None
+        assert validate(edges, res.parent, root).valid
+        np.testing.assert_array_equal(res.parent >= 0, d >= 0)
+        np.testing.assert_array_equal(res.levels.frontier, np.bincount(d[d >= 0]))
+    for name in ("path", "two-components+isolated", "single-vertex"):
+        h, _ = graph(name)
+        res = fn(h, 0, depth=False)
+        assert res.depth is None and res.parent[0] == 0
+        np.testing.assert_array_equal(res.parent, fn(h, 0).parent)  # unique trees here
+
+
+_KRON = {}
+
+
+def kronecker_case(scale=11):
+    if scale not in _KRON:
+        edges = kronecker(scale, edgefactor=16, seed=(2, 3))
+        g = build_csr(edges)
+        n = g.num_vertices
+        a = sp.csr_matrix((np.ones(g.indices.size), g.indices, g.indptr), shape=(n, n))
+        roots = choose_roots(g.degree() > 0)
+        assert len(roots) == 64
+        dist = shortest_path(a, method="D", unweighted=True, indices=roots)
+        dist = np.where(np.isinf(dist), -1, dist).astype(np.int64)
+        _KRON[scale] = (g, a, edges, roots, dist)
+    return _KRON[scale]
+
+
+@pytest.mark.parametrize("algo", TOP_DOWN_ONLY + BOTTOM_UP_ONLY)
+@pytest.mark.parametrize("name", ["rmat-13", "grid", "two-components+isolated"])
+def test_fixed_direction_algorithms(threads, algo, name):
+    g, a = graph(name)
+    want = "bottom-up" if algo in BOTTOM_UP_ONLY else "top-down"
+    for root in roots_for(g):
+        levels = check_result(g, a, root, ALGORITHMS[algo](g, root))
+        assert all(lv.direction == want for lv in levels)
+
+
+@pytest.mark.parametrize("algo", ["bottomup", "spmv"])
+@pytest.mark.parametrize("name", ["rmat-10", "grid", "dense-random"])
+def test_smallest_parent(threads, algo, name):
+    """bottomup stops at the first frontier neighbour of a sorted list, spmv's semiring takes
+    the minimum: both give every vertex its smallest neighbour one level up."""
+    g, a = graph(name)
+    for root in roots_for(g):
+        res = ALGORITHMS[algo](g, root)
+        check_result(g, a, root, res)
+        depth = res.depth
+        for v in np.flatnonzero(depth > 0).tolist():
+            nb = g.neighbours(v)
+            assert res.parent[v] == nb[depth[nb] == depth[v] - 1].min()
+
+
 def test_direction_optimizing_switches_both_ways():
     g, a = graph("rmat-13")
     root = int(np.argmax(g.degree()))
@@ -163,28 +248,54 @@ def test_direction_optimizing_switches_both_ways():
     assert "bottom-up" in dirs and dirs[0] == "top-down"
 
 
-@pytest.mark.parametrize("name", ["rmat-13", "rmat-10", "grid", "dense-random"])
-def test_direction_optimizing_parallel_top_down(threads, monkeypatch, name):
-    """Force the parallel top-down kernel on small graphs, with tiny flush buffers."""
-    monkeypatch.setattr(do_module, "SERIAL_WORK", 0)
-    monkeypatch.setattr(do_module, "_BUF", 3)
+@pytest.mark.parametrize("name", ["rmat-13", "rmat-10", "grid", "dense-random", "star"])
+def test_parallel_top_down_steps(threads, monkeypatch, name):
+    """Force the parallel top-down kernels on small graphs, with tiny flush buffers."""
+    monkeypatch.setattr(steps, "SERIAL_WORK", 0)
+    monkeypatch.setattr(steps, "BUF", 3)
     g, a = graph(name)
     for root in roots_for(g):
         levels = check_result(g, a, root, bfs_direction_optimizing(g, root, alpha=1e-12))
         assert all(lv.direction == "top-down" for lv in levels)
         check_result(g, a, root, bfs_direction_optimizing(g, root))
+        for algo in ("topdown-queue", "topdown-bitmap"):
+            check_result(g, a, root, ALGORITHMS[algo](g, root))
+
+
+@pytest.mark.parametrize("grain", [0, 1, 7, 1 << 62])
+def test_level_times_by_batches(monkeypatch, grain):
+    """Every grain of the level clock gives one non-negative time per level."""
+    monkeypatch.setattr(steps, "TIME_GRAIN", grain)
+    g, a = graph("rmat-13")
+    for algo in sorted(ALGORITHMS):
+        levels = check_result(g, a, 0, ALGORITHMS[algo](g, 0))
+        assert levels.time.shape == (len(levels),) and np.all(levels.time >= 0)
 
 
 def test_high_diameter_path_is_fast_enough():
-    """A long path: one serial kernel call runs thousands of levels."""
+    """A long path: one serial kernel call runs thousands of levels; never bottom-up."""
     n = 100_000
     src, dst = path_edges(n)
     g = build_csr(EdgeList(src, dst, n))
     for algo in sorted(ALGORITHMS):
-        res = ALGORITHMS[algo](g, 0)
-        np.testing.assert_array_equal(res.depth, np.arange(n))
-        np.testing.assert_array_equal(res.parent[1:], np.arange(n - 1))
-        assert len(res.levels) == n
+        m = n if algo not in SLOW_ON_PATHS else 2_000
+        h = g if m == n else build_csr(EdgeList(*path_edges(m), m))
+        for root in (0, m // 3):
+            res = ALGORITHMS[algo](h, root)
+            np.testing.assert_array_equal(res.depth, np.abs(np.arange(m) - root))
+            np.testing.assert_array_equal(res.parent[root + 1:], np.arange(root, m - 1))
+            np.testing.assert_array_equal(res.parent[:root], np.arange(1, root + 1))
+            assert res.parent[root] == root
+            assert len(res.levels) == max(root, m - 1 - root) + 1
+            if algo != "bottomup":
+                assert not np.any(res.levels.direction_code)
+
+
+def test_direction_optimizing_stays_top_down_on_grids():
+    g = build_csr(EdgeList(*(np.asarray(x, np.int64) for x in grid_edges(300, 300)), 90_000))
+    for root in (0, 45_150):
+        res = bfs_direction_optimizing(g, root)
+        assert res.levels.direction == ["top-down"] * len(res.levels)
 
 
 @pytest.mark.parametrize("algo", sorted(ALGORITHMS))

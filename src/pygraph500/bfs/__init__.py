@@ -1,18 +1,38 @@
 """BFS algorithms (kernel 2): one registry, name -> function obeying the BFSResult contract.
 
 Every function has the signature ``fn(graph: CSRGraph, root: int, **options) -> BFSResult``.
+
+- ``reference``: the serial queue BFS of thesis Algorithm 1.
+- ``topdown-queue``: level-synchronous top-down with frontier queues (Algorithm 2), parallel.
+- ``topdown-bitmap``: level-synchronous top-down with bitmap frontiers (Algorithm 3), parallel.
+- ``bottomup``: Beamer's bottom-up step at every level, parallel.
+- ``direction-optimizing`` (default): Beamer's switching between the two; options ``alpha``
+  (default 15) and ``beta`` (default 18).
+- ``spmv``: sparse matrix times vector over scipy.sparse (paper 001, section 2.3), serial.
+
+The compiled ones share their steps (``steps``); ``steps.SERIAL_WORK``, ``steps.BUF`` and
+``steps.TIME_GRAIN`` are read at call time.
 """
-from .types import BFSResult, LevelStats
+from .types import BFSResult, LevelStats, LevelTable
 from .reference import bfs_reference
+from .topdown_queue import bfs_topdown_queue
+from .topdown_bitmap import bfs_topdown_bitmap
+from .bottomup import bfs_bottomup
 from .direction_optimizing import bfs_direction_optimizing
+from .spmv import bfs_spmv
 
 ALGORITHMS = {
     "reference": bfs_reference,
+    "topdown-queue": bfs_topdown_queue,
+    "topdown-bitmap": bfs_topdown_bitmap,
+    "bottomup": bfs_bottomup,
     "direction-optimizing": bfs_direction_optimizing,
+    "spmv": bfs_spmv,
 }
 DEFAULT_ALGORITHM = "direction-optimizing"
 
-__all__ = ["ALGORITHMS", "DEFAULT_ALGORITHM", "BFSResult", "LevelStats", "get_algorithm"]
+__all__ = ["ALGORITHMS", "DEFAULT_ALGORITHM", "BFSResult", "LevelStats", "LevelTable",
+           "get_algorithm"]
 
 
 def get_algorithm(name: str):

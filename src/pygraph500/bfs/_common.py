@@ -5,25 +5,33 @@
   clock exists (Windows) it returns 0 and levels timed by it report ``time == 0.0``.
 - ``cas(arr, i, expected, new)``: atomic compare-and-swap on one element of an integer array.
 - ``fetch_add(arr, i, value)``: atomic fetch-and-add on one element of an integer array.
+- ``fetch_or(arr, i, value)``: atomic fetch-and-or (to claim a vertex in a shared bitmap).
 - ``cttz(x)``: trailing zero bits of a non-zero uint64 (to walk the set bits of a bitmap word).
+- ``popcount(x)``: set bits of a uint64.
 
 All of them are numba intrinsics that expand to plain LLVM IR, so functions using them can still
 be cached (``cache=True``): nothing process-specific (no function-pointer address) is baked in.
+
+Importing this module also makes numba's on-disk cache of every function of this package
+depend on all the package's modules (``_install_package_cache_stamp``): numba checks only the
+file that defines a function, but an algorithm's compiled level loop contains the kernels of
+``steps.py`` and the intrinsics above; without this, editing ``steps.py`` would leave the
+algorithms running stale cached code.
 """
 from __future__ import annotations
 
-import gc
-import itertools
+import hashlib
 import operator
+import os
 import sys
 
-import numpy as np
 from llvmlite import ir
 from numba import types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
-__all__ = ["clock_ns", "cas", "fetch_add", "cttz", "HAVE_CLOCK", "check_root", "levels_from_arrays"]
+__all__ = ["clock_ns", "cas", "fetch_add", "fetch_or", "cttz", "popcount", "HAVE_CLOCK",
+           "check_root"]
 
 # CLOCK_MONOTONIC differs between platforms.
 _CLOCK_MONOTONIC = {"linux": 1, "darwin": 6}.get(
@@ -93,6 +101,22 @@ def fetch_add(typingctx, arr, idx, value):
 
 
 @intrinsic
+def fetch_or(typingctx, arr, idx, value):
+    """Atomically OR value into arr[idx]; return the value it held before."""
+    if not isinstance(arr, types.Array) or not isinstance(arr.dtype, types.Integer):
+        return None
+    dtype = arr.dtype
+    sig = dtype(arr, types.intp, dtype)
+
+    def codegen(context, builder, signature, args):
+        ary, i, val = args
+        ptr = _element_pointer(context, builder, signature.args[0], ary, i)
+        return builder.atomic_rmw("or", ptr, val, "monotonic")
+
+    return sig, codegen
+
+
+@intrinsic
 def cttz(typingctx, x):
     """Number of trailing zero bits of a non-zero unsigned 64-bit integer."""
     if x != types.uint64:
@@ -103,6 +127,70 @@ def cttz(typingctx, x):
         return builder.cttz(args[0], ir.Constant(ir.IntType(1), 1))
 
     return sig, codegen
+
+
+@intrinsic
+def popcount(typingctx, x):
+    """Number of set bits of an unsigned 64-bit integer."""
+    if x != types.uint64:
+        return None
+    sig = types.uint64(types.uint64)
+
+    def codegen(context, builder, signature, args):
+        i64 = ir.IntType(64)
+        fn = cgutils.get_or_insert_function(
+            builder.module, ir.FunctionType(i64, [i64]), "llvm.ctpop.i64")
+        return builder.call(fn, [args[0]])
+
+    return sig, codegen
+
+
+_PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
+
+
+def _package_stamp():
+    """A digest of every module of this package (path, size, contents)."""
+    h = hashlib.sha256()
+    for name in sorted(os.listdir(_PACKAGE_DIR)):
+        if name.endswith(".py"):
+            with open(os.path.join(_PACKAGE_DIR, name), "rb") as f:
+                h.update(name.encode() + b"\0" + f.read() + b"\0")
+    return h.digest()
+
+
+def _install_package_cache_stamp():
+    """Put cache locators first in numba's list that, for functions defined in this package
+    only, stamp the cache with all its modules. Uses numba internals; if they are missing,
+    nothing is installed (numba's default behaviour)."""
+    try:
+        from numba.core import caching
+        impl = getattr(caching, "CacheImpl", None) or caching._CacheImpl
+        bases = (getattr(caching, "InTreeCacheLocator", None)
+                 or caching._InTreeCacheLocator,
+                 getattr(caching, "UserWideCacheLocator", None)
+                 or caching._UserWideCacheLocator)
+    except (ImportError, AttributeError):
+        return
+    stamp = []
+
+    def get_source_stamp(self):
+        if not stamp:
+            stamp.append(_package_stamp())
+        return stamp[0]
+
+    def from_function(cls, py_func, py_file):
+        if os.path.dirname(os.path.abspath(py_file)) != _PACKAGE_DIR:
+            return None
+        return super(cls, cls).from_function.__func__(cls, py_func, py_file)
+
+    made = [type("Package" + base.__name__, (base,),
+                 {"get_source_stamp": get_source_stamp,
+                  "from_function": classmethod(from_function)}) for base in bases]
+    if not any(c.__name__ == made[0].__name__ for c in impl._locator_classes):
+        impl._locator_classes[0:0] = made
+
+
+_install_package_cache_stamp()
 
 
 def check_root(graph, root) -> int:
@@ -119,33 +207,3 @@ def check_root(graph, root) -> int:
             f"(labels 0..{graph.num_vertices - 1})"
         )
     return r
-
-
-def _aslist(x) -> list:
-    return x if isinstance(x, list) else np.asarray(x).tolist()
-
-
-def levels_from_arrays(frontier, edges, discovered, seconds, directions, start_level=0):
-    """LevelStats list from per-level columns (lists or arrays; direction: one str or a
-    sequence of str; times in seconds).
-
-    A BFS of a path of N vertices has N levels: the objects are made with the cyclic garbage
-    collector paused (it would otherwise rescan the growing list over and over, ~4x slower).
-    """
-    from .types import LevelStats
-
-    fr = _aslist(frontier)
-    n = len(fr)
-    ed = _aslist(edges)
-    di = _aslist(discovered)
-    tm = _aslist(seconds)
-    if isinstance(directions, str):
-        directions = itertools.repeat(directions, n)
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        return list(map(LevelStats, range(start_level, start_level + n), fr, ed, di,
-                        directions, tm))
-    finally:
-        if was_enabled:
-            gc.enable()

@@ -3,7 +3,7 @@
 One FIFO queue, a parent array and a depth array, compiled with numba. The queue holds the
 vertices in level order, so level boundaries are just queue positions: that is how the
 per-level statistics (and per-level times, read from a monotonic clock inside the compiled
-loop) are recorded without changing the algorithm.
+loop, with the level log of ``steps``) are recorded without changing the algorithm.
 """
 from __future__ import annotations
 
@@ -11,28 +11,21 @@ import numpy as np
 from numba import njit
 
 from ..graph.types import CSRGraph, index_dtype
-from ._common import check_root, clock_ns, levels_from_arrays
-from .types import BFSResult
+from . import steps
+from ._common import check_root
+from .steps import log_close, log_level, log_room, log_start
+from .types import TOP_DOWN, BFSResult
 
 __all__ = ["bfs_reference"]
 
 
 @njit(cache=True)
-def _serial_bfs(indptr, indices, root, parent, depth, queue):
-    """Algorithm 1; returns per-level (frontier, edges examined, discovered, time ns)."""
-    cap = 64
-    stats = np.empty((cap, 4), np.int64)
-    nlev = 0
-
-    parent[root] = root
-    depth[root] = 0
-    queue[0] = root
-    head = 0
-    tail = 1
-    level_start = 0
-    level_end = 1
-    edges = 0
-    t0 = clock_ns()
+def _serial_levels(indptr, indices, parent, depth, queue, at, grain, stats, dirs, batches,
+                   state):
+    """Algorithm 1 from queue position ``at`` = (head, tail, level start, level end, edges of
+    the level so far), recording each level in the log when its last vertex is dequeued.
+    Returns True when the queue is empty, False (``at`` updated) when the log is full."""
+    head, tail, level_start, level_end, edges = at[0], at[1], at[2], at[3], at[4]
     while head < tail:
         u = queue[head]
         head += 1
@@ -48,38 +41,50 @@ def _serial_bfs(indptr, indices, root, parent, depth, queue):
                 tail += 1
         edges += e - s
         if head == level_end:  # the last vertex of this level was dequeued
-            t1 = clock_ns()
-            if nlev == cap:
-                grown = np.empty((2 * cap, 4), np.int64)
-                grown[:cap] = stats
-                stats = grown
-                cap *= 2
-            stats[nlev, 0] = level_end - level_start
-            stats[nlev, 1] = edges
-            stats[nlev, 2] = tail - level_end
-            stats[nlev, 3] = t1 - t0
-            nlev += 1
+            log_level(stats, dirs, batches, state, level_end - level_start, edges, TOP_DOWN,
+                      grain)
             level_start = level_end
             level_end = tail
             edges = 0
-            t0 = t1
-    return stats[:nlev]
+            if state[4] + 2 > stats.shape[0] or state[1] + 2 > batches.shape[0]:
+                break
+    at[0], at[1], at[2], at[3], at[4] = head, tail, level_start, level_end, edges
+    return head == tail
 
 
-def bfs_reference(graph: CSRGraph, root, **options) -> BFSResult:
+@njit(cache=True)
+def _serial_bfs(indptr, indices, root, parent, depth, queue, grain, stats, dirs, batches,
+                state):
+    """Algorithm 1; returns the log's arrays (grown when it filled up)."""
+    log_start(state)
+    parent[root] = root
+    depth[root] = 0
+    queue[0] = root
+    at = np.array([0, 1, 0, 1, 0], dtype=np.int64)
+    done = False
+    while not done:
+        stats, dirs, batches = log_room(stats, dirs, batches, state, 4)
+        done = _serial_levels(indptr, indices, parent, depth, queue, at, grain, stats, dirs,
+                              batches, state)
+    log_close(batches, state)
+    return stats, dirs, batches
+
+
+def bfs_reference(graph: CSRGraph, root, *, depth=True, **options) -> BFSResult:
     """Serial queue BFS (thesis Algorithm 1) from ``root``.
 
     Returns parent (int64, -1 where not reached, parent[root] == root), depth (int32 when
-    N < 2**31, else int64; -1 where not reached) and one LevelStats per level (all
-    'top-down'; the last level discovers nothing). Options are accepted for registry
-    uniformity and ignored: this algorithm has none.
+    N < 2**31, else int64; -1 where not reached) and the per-level statistics (all
+    'top-down'; the last level discovers nothing). ``depth=False``: result depth
+    None. Other options are accepted for registry uniformity and ignored.
     """
     r = check_root(graph, root)
     n = graph.num_vertices
     parent = np.full(n, -1, dtype=np.int64)
-    depth = np.full(n, -1, dtype=index_dtype(n))
+    dep = np.full(n, -1, dtype=index_dtype(n))  # Algorithm 1 needs it either way
     queue = np.empty(n, dtype=graph.indices.dtype)
-    stats = _serial_bfs(graph.indptr, graph.indices, r, parent, depth, queue)
-    levels = levels_from_arrays(stats[:, 0], stats[:, 1], stats[:, 2], stats[:, 3] * 1e-9,
-                                "top-down")
-    return BFSResult(parent=parent, root=r, depth=depth, levels=levels)
+    log = steps.new_log(n, graph.num_directed_edges)
+    logged = _serial_bfs(graph.indptr, graph.indices, r, parent, dep, queue,
+                         steps.TIME_GRAIN, *log)
+    return BFSResult(parent=parent, root=r, depth=dep if depth else None,
+                     levels=steps.log_table(logged, log))

@@ -1,9 +1,23 @@
-"""The BFS contract: every algorithm returns a BFSResult."""
+"""The BFS contract: every algorithm returns a BFSResult.
+
+``BFSResult.levels`` is a LevelTable: the per-level statistics as numpy columns, read as a
+sequence of LevelStats. A search of a path of a million vertices has a million levels; the
+table is made without a Python object per level (LevelStats are made only when read).
+"""
 from __future__ import annotations
 
+import operator
+from collections.abc import Sequence
 from dataclasses import dataclass, field, asdict
 
 import numpy as np
+
+__all__ = ["LevelStats", "LevelTable", "BFSResult", "TOP_DOWN", "BOTTOM_UP", "DIRECTIONS"]
+
+# Direction codes of LevelTable.direction_code.
+TOP_DOWN = 0
+BOTTOM_UP = 1
+DIRECTIONS = ("top-down", "bottom-up")
 
 
 @dataclass
@@ -13,6 +27,13 @@ class LevelStats:
     frontier: vertices in the current level queue (CLQ); edges_examined: adjacency entries
     scanned (NLF before pruning); discovered: vertices newly reached (NLQ); direction:
     'top-down' or 'bottom-up'; time: seconds spent on the level.
+
+    The compiled algorithms read a monotonic clock inside their level loop. Levels smaller
+    than a grain (``steps.TIME_GRAIN`` vertices + edges, about a microsecond of work: reading
+    the clock costs more than such a level) are timed together until their work reaches the
+    grain, and the measured time is split among them in proportion to their work; larger
+    levels of the parallel algorithms, and every parallel or bottom-up level, are timed on
+    their own. The times of a search's levels add up to the time measured around them.
     """
 
     level: int
@@ -33,11 +54,222 @@ class LevelStats:
         return d
 
 
+_COLUMNS = ("level", "frontier", "edges_examined", "discovered", "direction_code", "time")
+
+
+class LevelTable(Sequence):
+    """Per-level statistics of one search: a read-only sequence of LevelStats, stored as columns.
+
+    Columns (numpy arrays of one entry per level): ``level``, ``frontier``,
+    ``edges_examined``, ``discovered`` (int64), ``direction_code`` (int8: 0 top-down,
+    1 bottom-up; ``direction`` gives the names) and ``time`` (seconds, float64).
+    ``table[i]`` is a LevelStats (negative indices count from the end), ``table[a:b]`` a
+    LevelTable keeping the level numbers, iteration yields LevelStats, and ``as_dicts()``
+    is ``[lv.as_dict() for lv in table]`` made column-wise.
+
+    Build one from columns: ``LevelTable(frontier, edges_examined, discovered=None,
+    direction='top-down', time=None)``; ``discovered`` defaults to the next level's frontier
+    (0 for the last level), ``direction`` is one name or code for all levels or one per
+    level, ``time`` defaults to zeros. The compiled kernels use ``from_log``, whose columns
+    are derived on first access, so making the table costs nothing inside a timed search.
+    """
+
+    __slots__ = ("_n", "_cols", "_log")
+
+    def __init__(self, frontier=(), edges_examined=(), discovered=None, direction=TOP_DOWN,
+                 time=None, *, level=None):
+        fr = np.asarray(frontier, dtype=np.int64).reshape(-1)
+        n = fr.shape[0]
+        ed = np.asarray(edges_examined, dtype=np.int64).reshape(-1)
+        if ed.shape[0] != n:
+            raise ValueError("LevelTable: frontier and edges_examined differ in length")
+        if discovered is None:
+            di = _next_frontier(fr)
+        else:
+            di = np.asarray(discovered, dtype=np.int64).reshape(-1)
+        lv = np.arange(n, dtype=np.int64) if level is None else np.asarray(level, np.int64)
+        tm = np.zeros(n) if time is None else np.asarray(time, dtype=np.float64).reshape(-1)
+        dc = _direction_codes(direction, n)
+        for name, col in (("discovered", di), ("level", lv), ("time", tm)):
+            if col.shape[0] != n:
+                raise ValueError(f"LevelTable: {name} has {col.shape[0]} entries, not {n}")
+        self._n = n
+        self._cols = dict(zip(_COLUMNS, (lv, fr, ed, di, dc, tm)))
+        self._log = None
+
+    @classmethod
+    def from_log(cls, stats, dirs, batches, num_levels=None) -> "LevelTable":
+        """The table of a compiled search's log (see ``steps``): ``stats`` rows (frontier,
+        edges examined[, count]: a row stands for ``count`` equal consecutive levels, 1 when
+        absent), ``dirs`` (one direction code per row, or one code for all) and ``batches``
+        (rows: end level, nanoseconds; levels ``[end of previous, end)`` were timed
+        together). Nothing else is computed until a column is read."""
+        self = cls.__new__(cls)
+        if num_levels is None:
+            num_levels = int(stats[:, 2].sum()) if stats.shape[1] > 2 else stats.shape[0]
+        self._n = int(num_levels)
+        self._cols = None
+        self._log = (stats, dirs, batches)
+        return self
+
+    # ---- columns ------------------------------------------------------------------------
+    def _columns(self) -> dict:
+        if self._cols is None:
+            stats, dirs, batches = self._log
+            n = self._n
+            fr = stats[:, 0].astype(np.int64)
+            ed = stats[:, 1].astype(np.int64)
+            dc = _direction_codes(dirs, stats.shape[0])
+            if stats.shape[1] > 2 and stats.shape[0] != n:  # runs of equal levels
+                count = stats[:, 2]
+                fr, ed, dc = np.repeat(fr, count), np.repeat(ed, count), np.repeat(dc, count)
+            if fr.shape[0] != n:
+                raise ValueError(f"LevelTable: the log holds {fr.shape[0]} levels, not {n}")
+            self._cols = dict(zip(_COLUMNS, (
+                np.arange(n, dtype=np.int64), fr, ed, _next_frontier(fr), dc,
+                _batch_times(fr, ed, batches))))
+            self._log = None
+        return self._cols
+
+    @property
+    def level(self) -> np.ndarray:
+        return self._columns()["level"]
+
+    @property
+    def frontier(self) -> np.ndarray:
+        return self._columns()["frontier"]
+
+    @property
+    def edges_examined(self) -> np.ndarray:
+        return self._columns()["edges_examined"]
+
+    @property
+    def discovered(self) -> np.ndarray:
+        return self._columns()["discovered"]
+
+    @property
+    def direction_code(self) -> np.ndarray:
+        return self._columns()["direction_code"]
+
+    @property
+    def direction(self) -> list[str]:
+        return [DIRECTIONS[c] for c in self.direction_code.tolist()]
+
+    @property
+    def time(self) -> np.ndarray:
+        return self._columns()["time"]
+
+    @property
+    def unique_ratio(self) -> np.ndarray:
+        ed = self.edges_examined
+        out = np.zeros(self._n)
+        np.divide(self.discovered, ed, out=out, where=ed != 0)
+        return out
+
+    # ---- sequence -----------------------------------------------------------------------
+    def __len__(self) -> int:
+        return self._n
+
+    def __getitem__(self, i):
+        c = self._columns()
+        if isinstance(i, slice):
+            part = {k: v[i] for k, v in c.items()}
+            return LevelTable(part["frontier"], part["edges_examined"], part["discovered"],
+                              part["direction_code"], part["time"], level=part["level"])
+        k = operator.index(i)
+        if k < 0:
+            k += self._n
+        if not 0 <= k < self._n:
+            raise IndexError(f"level index {i} out of range for {self._n} levels")
+        return LevelStats(int(c["level"][k]), int(c["frontier"][k]),
+                          int(c["edges_examined"][k]), int(c["discovered"][k]),
+                          DIRECTIONS[int(c["direction_code"][k])], float(c["time"][k]))
+
+    def __iter__(self):
+        c = self._columns()
+        names = DIRECTIONS
+        for lv, fr, ed, di, dc, tm in zip(*(c[k].tolist() for k in _COLUMNS)):
+            yield LevelStats(lv, fr, ed, di, names[dc], tm)
+
+    def to_list(self) -> list[LevelStats]:
+        return list(self)
+
+    def as_dicts(self) -> list[dict]:
+        """``[lv.as_dict() for lv in self]``, made from the columns."""
+        c = self._columns()
+        names = DIRECTIONS
+        cols = [c[k].tolist() for k in _COLUMNS] + [self.unique_ratio.tolist()]
+        return [{"level": lv, "frontier": fr, "edges_examined": ed, "discovered": di,
+                 "direction": names[dc], "time": tm, "unique_ratio": ur}
+                for lv, fr, ed, di, dc, tm, ur in zip(*cols)]
+
+    def __eq__(self, other):
+        if isinstance(other, (LevelTable, list, tuple)):
+            return len(self) == len(other) and all(a == b for a, b in zip(self, other))
+        return NotImplemented
+
+    __hash__ = None
+
+    def __repr__(self) -> str:
+        return f"LevelTable({self._n} levels)"
+
+
+def _next_frontier(fr: np.ndarray) -> np.ndarray:
+    """discovered[l] = frontier[l + 1]; the last level discovers nothing (the search ends)."""
+    di = np.empty_like(fr)
+    di[:-1] = fr[1:]
+    if di.shape[0]:
+        di[-1] = 0
+    return di
+
+
+def _direction_codes(direction, n: int) -> np.ndarray:
+    if isinstance(direction, str):
+        direction = DIRECTIONS.index(direction)
+    d = np.asarray(direction)
+    if d.ndim == 0:
+        return np.full(n, int(d), dtype=np.int8)
+    if d.dtype.kind in "US":
+        d = np.array([DIRECTIONS.index(str(x)) for x in d.tolist()], dtype=np.int8)
+    d = d.astype(np.int8).reshape(-1)
+    if d.shape[0] != n:
+        raise ValueError(f"LevelTable: direction has {d.shape[0]} entries, not {n}")
+    if n and (d.min() < 0 or d.max() >= len(DIRECTIONS)):
+        raise ValueError("LevelTable: direction codes must be 0 (top-down) or 1 (bottom-up)")
+    return d
+
+
+def _batch_times(fr: np.ndarray, ed: np.ndarray, batches) -> np.ndarray:
+    """Seconds per level from batches (end level, ns): a batch's time is split among its
+    levels in proportion to their work (frontier + edges examined)."""
+    n = fr.shape[0]
+    if n == 0:
+        return np.zeros(0)
+    batches = np.asarray(batches, dtype=np.int64).reshape(-1, 2)
+    ends = batches[:, 0]
+    if ends.shape[0] == 0 or ends[-1] != n or np.any(np.diff(ends) <= 0) or ends[0] <= 0:
+        raise ValueError("LevelTable: timing batches must end at increasing levels, the last at "
+                         f"level {n}")
+    starts = np.empty_like(ends)
+    starts[0] = 0
+    starts[1:] = ends[:-1]
+    if ends.shape[0] == n:  # every level timed on its own
+        return batches[:, 1] * 1e-9
+    work = (fr + ed).astype(np.float64)
+    batch_work = np.add.reduceat(work, starts)
+    counts = ends - starts
+    bid = np.repeat(np.arange(ends.shape[0]), counts)
+    # (a batch without work cannot happen, a level's frontier is never empty: split evenly)
+    share = np.divide(work, batch_work[bid], out=1.0 / counts[bid], where=batch_work[bid] > 0)
+    return batches[:, 1][bid] * 1e-9 * share
+
+
 @dataclass
 class BFSResult:
-    """parent: int64, -1 where not reached, parent[root] == root; depth optional."""
+    """parent: int64, -1 where not reached, parent[root] == root; depth optional;
+    levels: a LevelTable (or any sequence of LevelStats)."""
 
     parent: np.ndarray
     root: int
     depth: np.ndarray | None = None
-    levels: list[LevelStats] = field(default_factory=list)
+    levels: LevelTable | list[LevelStats] = field(default_factory=LevelTable)

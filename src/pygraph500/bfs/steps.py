@@ -1,0 +1,694 @@
+"""The steps the compiled BFS algorithms are made of: one home for each.
+
+Used by ``topdown-queue``, ``topdown-bitmap``, ``bottomup`` and ``direction-optimizing``
+(each module holds only its level loop, a compiled driver that calls these kernels).
+
+State of a search
+-----------------
+- ``parent`` (int64) and ``depth``: written only for reached vertices during the search;
+  ``finish`` writes -1 for the others at the end (so no O(N) initialisation pass is needed
+  for vertices the search reaches, and a connected graph is written once). A ``depth`` of
+  length 0 means depths are not wanted: the kernels then skip them (the Graph500 output is
+  the parent array; depths cost a scattered write per vertex).
+- ``visited``: a bitmap (uint64 words; vertex v is bit ``v & 63`` of word ``v >> 6``) of the
+  reached vertices. It is the "already seen?" test of every top-down step: N/8 bytes, so it
+  stays in cache where ``parent`` would not. Parallel steps claim a vertex with an atomic
+  fetch-and-or on its word: exactly one thread sees the bit go from 0 to 1.
+- a frontier is either a queue (a slice of a vertex array) or a bitmap like ``visited``.
+
+Steps
+-----
+- ``td_serial``: top-down levels, serial, the queue used as a FIFO (thesis Algorithm 1
+  level by level: the next level is appended behind the current one). It runs level after
+  level while each level's work (frontier + edges) is at most ``limit``, so a graph of
+  thousands of small levels (a path, a grid) costs one call and no per-level launch.
+- ``td_parallel``: one top-down level over all threads (thesis Algorithm 2): the frontier's
+  adjacency entries (prefix sum of its degrees) are cut into equal ranges claimed
+  dynamically by the threads (a hub's list may be split: skewed degrees stay balanced);
+  claimed vertices go to a per-thread buffer flushed to the next queue at a position
+  reserved with an atomic fetch-and-add. No lock, no duplicate, no second pass.
+- ``tdb_serial`` / ``tdb_parallel``: top-down levels with bitmap frontiers (thesis
+  Algorithm 3): scan the frontier words (zero words skipped; only the words between the
+  lowest and highest set word, a range kept while marking), expand each set vertex, mark
+  the next bitmap (atomic or in parallel). Consumed words are cleared as they are read.
+- ``bu_step``: one bottom-up level (Beamer): every unvisited vertex (``cand``) scans its
+  neighbours for one in the frontier bitmap and stops at the first hit. Threads own whole
+  words, so the bitmaps are written without atomics.
+- ``queue_to_bitmap``, ``unvisited_bitmap``, ``bitmap_to_queue``: the conversions.
+
+Parallel kernels take ``nthreads`` (``numba.get_num_threads()``, read by the Python caller:
+calling it inside a kernel would keep the kernel out of numba's on-disk cache) and cut
+their work into per-thread slots ``prange(nthreads)``; chunks are claimed from a shared
+counter with an atomic fetch-and-add (dynamic scheduling: a slow thread does less, the
+others do not wait for it). A value updated only by atomics inside a ``prange`` loop is read
+after the loop with an atomic too (``fetch_add(a, i, 0)``): numba does not see the atomics as
+writes, and a plain read in the same function may return a stale value.
+
+Level log
+---------
+Every driver records its levels in a log (``new_log``): ``stats`` rows (frontier, edges
+examined, count: a run of ``count`` equal consecutive levels, so a path's million levels
+take a few rows), ``dirs`` (direction code per row), ``batches`` (end level, nanoseconds)
+and ``state`` (levels, batches, clock at the last close, work since, rows). The arrays start
+small and grow (``log_room``: drivers return the final ones), so a search reserves no O(N)
+log up front. A level whose work is at least ``TIME_GRAIN`` is timed on its own (as is
+every parallel or bottom-up level); smaller ones are timed together until their work
+reaches the grain (a clock read costs ~25 ns, more than a level of a path), and
+``LevelTable`` splits a batch's time among its levels in proportion to their work.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from ..graph.types import index_dtype
+from ._common import clock_ns, cttz, fetch_add, fetch_or, popcount
+from .types import TOP_DOWN, LevelTable
+
+__all__ = [
+    "SERIAL_WORK", "BUF", "TIME_GRAIN", "new_search", "new_log", "log_table", "new_bitmap",
+    "mark_root", "log_start", "log_room", "log_close", "log_level", "finish", "go_bottom_up",
+    "td_serial", "td_parallel", "tdb_serial", "tdb_parallel", "bu_step",
+    "queue_to_bitmap", "unvisited_bitmap", "bitmap_to_queue",
+]
+
+# A top-down level whose work (frontier vertices + adjacency entries) is at most this runs in a
+# serial kernel; above it, in a parallel one. Read at call time (tests lower it).
+SERIAL_WORK = 1 << 14
+# Per-thread buffer of claimed vertices in the parallel top-down step. Read at call time.
+BUF = 2048
+# Levels with less work than this are timed together (see the module docstring).
+TIME_GRAIN = 1 << 10
+# Dynamic scheduling: work is cut into this many chunks per thread.
+_TD_CHUNKS = 8
+_WORD_CHUNKS = 32
+
+_ONE = np.uint64(1)
+_ZERO = np.uint64(0)
+_U1 = np.uint64(1)
+_U6 = np.uint64(6)
+_U63 = np.uint64(63)
+_ALL = np.uint64(0xFFFFFFFFFFFFFFFF)
+
+
+@njit(inline="always")
+def _u(i):
+    """An index known to be >= 0, as uint64 (no negative-index check on access)."""
+    return np.uint64(i)
+
+
+# ---- the level log ---------------------------------------------------------------------------
+
+def new_log(num_vertices: int, num_entries: int, rows: int = 64):
+    """An empty log (room for ``rows`` rows; ``log_room`` grows it) for a search of a graph of
+    ``num_vertices`` vertices and ``num_entries`` adjacency entries."""
+    dt = np.int32 if max(int(num_vertices), int(num_entries)) < 2**31 else np.int64
+    return (np.empty((rows, 3), dt), np.empty(rows, np.int8), np.empty((rows, 2), np.int64),
+            np.zeros(5, np.int64))
+
+
+def log_table(arrays, log) -> LevelTable:
+    """The LevelTable of a finished search: ``arrays`` (stats, dirs, batches) as returned by
+    its driver (grown copies of the log's, or the same), ``log`` the search's log (for its
+    state). Columns are derived when first read."""
+    stats, dirs, batches = arrays
+    state = log[3]
+    nlev, nb, nrow = int(state[0]), int(state[1]), int(state[4])
+    return LevelTable.from_log(stats[:nrow], dirs[:nrow], batches[:nb], nlev)
+
+
+def new_bitmap(n: int, rows: int = 0) -> np.ndarray:
+    """An all-zero bitmap of ``n`` bits (``rows`` > 0: that many, as rows of a 2-D array)."""
+    nwords = (n + 63) // 64
+    return np.zeros((rows, nwords) if rows else nwords, dtype=np.uint64)
+
+
+def new_search(graph, with_depth=True):
+    """(parent, depth, visited, log) for one search of ``graph``, allocated here and now.
+
+    parent and depth are left uninitialised: the search writes the reached vertices and
+    ``finish`` the others; depth is empty when not ``with_depth``. Nothing is reused
+    between searches.
+    """
+    n = graph.num_vertices
+    parent = np.empty(n, dtype=np.int64)
+    depth = np.empty(n if with_depth else 0, dtype=index_dtype(n))
+    return parent, depth, new_bitmap(n), new_log(n, graph.num_directed_edges)
+
+
+@njit(cache=True)
+def log_start(state):
+    state[0] = 0  # levels
+    state[1] = 0  # batches
+    state[2] = clock_ns()  # start of the open batch
+    state[3] = 0  # work in the open batch
+    state[4] = 0  # rows
+
+
+@njit(cache=True)
+def log_room(stats, dirs, batches, state, need):
+    """The log's arrays with room for ``need`` more rows and batches: the same arrays, or
+    copies twice as large. Drivers call it before logging; the serial stretches stop when
+    they run short of room (two rows and three batches per level)."""
+    nrow = state[4]
+    if nrow + need > stats.shape[0]:
+        cap = max(2 * stats.shape[0], nrow + need)
+        grown = np.empty((cap, stats.shape[1]), stats.dtype)
+        grown[:nrow] = stats[:nrow]
+        stats = grown
+        grown_dirs = np.empty(cap, dirs.dtype)
+        grown_dirs[:nrow] = dirs[:nrow]
+        dirs = grown_dirs
+    nb = state[1]
+    if nb + need > batches.shape[0]:
+        cap = max(2 * batches.shape[0], nb + need)
+        grown_b = np.empty((cap, 2), batches.dtype)
+        grown_b[:nb] = batches[:nb]
+        batches = grown_b
+    return stats, dirs, batches
+
+
+@njit(cache=True)
+def log_close(batches, state):
+    """Close the open batch of levels (when there is one) at the clock's now."""
+    if state[3] > 0:
+        t = clock_ns()
+        nb = state[1]
+        batches[nb, 0] = state[0]
+        batches[nb, 1] = t - state[2]
+        state[1] = nb + 1
+        state[2] = t
+        state[3] = 0
+
+
+@njit(cache=True)
+def log_level(stats, dirs, batches, state, nf, edges, code, grain):
+    """Record a level just done (a row of its own); close the batch when its work reaches
+    ``grain`` (0: now)."""
+    r = state[4]
+    stats[r, 0] = nf
+    stats[r, 1] = edges
+    stats[r, 2] = 1
+    dirs[r] = code
+    state[4] = r + 1
+    state[0] += 1
+    state[3] += nf + edges
+    if state[3] >= grain:
+        log_close(batches, state)
+
+
+@njit(cache=True)
+def _run_end(stats, dirs, nrow, rf, re, rc, code):
+    """Write the open run of ``rc`` equal levels (rf, re) of a serial stretch as one row
+    (serial stretches log runs of equal consecutive levels as one row; a path's million
+    levels take a few rows). Returns the number of rows."""
+    if rc > 0:
+        stats[nrow, 0] = rf
+        stats[nrow, 1] = re
+        stats[nrow, 2] = rc
+        dirs[nrow] = code
+        nrow += 1
+    return nrow
+
+
+@njit(cache=True)
+def _batch_end(batches, nb, nlev, t_last):
+    """Close a batch at level ``nlev`` now; returns (nb, now)."""
+    t = clock_ns()
+    batches[nb, 0] = nlev
+    batches[nb, 1] = t - t_last
+    return nb + 1, t
+
+
+# ---- start and end of a search -----------------------------------------------------------
+
+@njit(cache=True)
+def mark_root(parent, depth, visited, root):
+    parent[root] = root
+    if depth.shape[0]:
+        depth[root] = 0
+    visited[root >> 6] |= _ONE << np.uint64(root & 63)
+
+
+@njit(cache=True, parallel=True)
+def finish(parent, depth, visited, nthreads):
+    """parent = depth = -1 for every vertex not in ``visited`` (the only O(N) pass)."""
+    n = parent.shape[0]
+    nwords = visited.shape[0]
+    keep_depth = depth.shape[0] != 0  # an empty depth array: depths not wanted
+    nchunks = max(1, min(nwords, 4 * nthreads))
+    for c in prange(nchunks):
+        for w in range((nwords * c) // nchunks, (nwords * (c + 1)) // nchunks):
+            word = visited[w]
+            if word == _ALL:
+                continue
+            base = w * 64
+            for b in range(min(64, n - base)):
+                if not (word >> np.uint64(b)) & _ONE:
+                    parent[base + b] = -1
+                    if keep_depth:
+                        depth[base + b] = -1
+
+
+@njit(cache=True)
+def go_bottom_up(nf, prev_nf, m_f, m_u, alpha):
+    """Beamer's top-down -> bottom-up test: the frontier is growing and m_f > m_u / alpha.
+
+    Never when no unvisited vertex has an edge (m_u == 0: the next level finds nothing, and
+    top-down finds that out in O(m_f), bottom-up in O(N)).
+    """
+    return nf > prev_nf and m_u > 0 and m_f * alpha > m_u
+
+
+# ---- top-down with queues ----------------------------------------------------------------
+
+@njit(cache=True)
+def td_serial(indptr, indices, parent, depth, visited, q, s, e, level, m_f, m_u, prev_nf,
+              limit, switch, alpha, stats, dirs, batches, state, grain):
+    """Serial top-down levels on the FIFO ``q``: the frontier is ``q[s:e]``, the next level is
+    appended behind it. Runs while the frontier is not empty, the level's work
+    ``nf + m_f`` is at most ``limit`` and (when ``switch``) Beamer's test does not call for
+    bottom-up. Returns (s, e, level, m_f, m_u, prev_nf) of the frontier it stopped at.
+
+    ``q`` needs room for the frontier plus every vertex still to be reached: a frontier
+    that starts at ``q[0]`` always fits in N entries. When the frontier is small next to
+    the dequeued part, it is moved back to ``q[0]`` (amortised O(1) per vertex): on a path
+    or a grid the queue's live part stays in cache instead of sweeping N entries. (Hot loop:
+    indices are cast to uint64, which spares numba's negative-index check on every access,
+    and the log is kept in locals, written back at the end.)
+    """
+    nlev = state[0]
+    keep_depth = depth.shape[0] != 0  # an empty depth array: depths not wanted
+    nb = state[1]
+    t_last = state[2]
+    acc = state[3]
+    nrow = state[4]
+    rf = re = -1
+    rc = 0
+    big = min(limit + 1, grain)  # one test for the common case of a small level
+    rows_left = stats.shape[0] - 2  # a level writes at most 2 rows and 2 batches
+    batches_left = batches.shape[0] - 2
+    while e > s:
+        if nrow > rows_left or nb > batches_left:
+            break  # the driver grows the log and calls again
+        nf = e - s
+        work = nf + m_f
+        if work >= big:
+            if work > limit:
+                break
+            if acc > 0:  # a big level is timed on its own
+                nb, t_last = _batch_end(batches, nb, nlev, t_last)
+                acc = 0
+        if switch and go_bottom_up(nf, prev_nf, m_f, m_u, alpha):
+            break
+        tail = e
+        scout = 0
+        d = level + 1
+        for i in range(s, e):
+            u = q[_u(i)]
+            for k in range(indptr[_u(u)], indptr[_u(u) + _U1]):
+                v = _u(indices[_u(k)])
+                w = v >> _U6
+                bit = _ONE << (v & _U63)
+                if (visited[w] & bit) == _ZERO:
+                    visited[w] = visited[w] | bit
+                    parent[v] = u
+                    if keep_depth:
+                        depth[v] = d
+                    q[_u(tail)] = v
+                    tail += 1
+                    scout += indptr[v + _U1] - indptr[v]
+        if nf == rf and m_f == re:  # extend the run of equal levels (inline: a helper
+            rc += 1                 # called per level costs 3x more)
+        else:
+            if rc > 0:
+                stats[nrow, 0] = rf
+                stats[nrow, 1] = re
+                stats[nrow, 2] = rc
+                dirs[nrow] = TOP_DOWN
+                nrow += 1
+            rf = nf
+            re = m_f
+            rc = 1
+        nlev += 1
+        acc += work
+        if acc >= grain:
+            nb, t_last = _batch_end(batches, nb, nlev, t_last)
+            acc = 0
+        m_u -= scout
+        prev_nf = nf
+        m_f = scout
+        s = e
+        e = tail
+        level += 1
+        if (e - s) * 8 < s:  # keep the queue's live part small: move the frontier to q[0]
+            for i in range(e - s):
+                q[_u(i)] = q[_u(s + i)]
+            e -= s
+            s = 0
+    state[0] = nlev
+    state[1] = nb
+    state[2] = t_last
+    state[3] = acc
+    state[4] = _run_end(stats, dirs, nrow, rf, re, rc, TOP_DOWN)
+    return s, e, level, m_f, m_u, prev_nf
+
+
+@njit(cache=True)
+def _flush(buf, t, cnt, q, at):
+    """q[at:at + cnt] = buf[t, :cnt] (a plain loop: inside a prange numba's array analysis
+    mistakes the slice assignment's sizes)."""
+    for j in range(cnt):
+        q[at + j] = buf[t, j]
+
+
+@njit(cache=True, parallel=True)
+def td_parallel(indptr, indices, parent, depth, visited, f, q2, level, bufcap, nthreads):
+    """One parallel top-down level from the frontier ``f``; the next frontier goes to
+    ``q2[:found]`` (in no particular order). Returns (edges examined, found, m_f of next)."""
+    nf = f.shape[0]
+    keep_depth = depth.shape[0] != 0  # an empty depth array: depths not wanted
+    # wp[i]: adjacency entries of f[:i] (parallel prefix sum of the frontier degrees: the
+    # degrees are read once, in blocks, then each block is scanned from its offset)
+    wp = np.empty(nf + 1, np.int64)
+    nblk = 4 * nthreads if nf >= 1 << 14 else 1
+    bsum = np.zeros(nblk + 1, np.int64)
+    for b in prange(nblk):
+        acc = 0
+        for i in range((nf * b) // nblk, (nf * (b + 1)) // nblk):
+            u = _u(f[_u(i)])
+            dg = indptr[u + _U1] - indptr[u]
+            wp[_u(i)] = dg
+            acc += dg
+        bsum[b + 1] = acc
+    for b in range(nblk):
+        bsum[b + 1] += bsum[b]
+    for b in prange(nblk):
+        acc = bsum[b]
+        for i in range((nf * b) // nblk, (nf * (b + 1)) // nblk):
+            dg = wp[_u(i)]
+            wp[_u(i)] = acc
+            acc += dg
+    total = bsum[nblk]
+    wp[nf] = total
+
+    nchunks = _TD_CHUNKS * nthreads
+    counter = np.zeros(1, np.int64)
+    tail = np.zeros(1, np.int64)
+    scouts = np.zeros(nthreads, np.int64)
+    buf = np.empty((nthreads, bufcap), q2.dtype)
+    d = level + 1
+    for t in prange(nthreads):
+        cnt = 0
+        scout = 0
+        while True:
+            c = fetch_add(counter, 0, np.int64(1))
+            if c >= nchunks:
+                break
+            lo = (total * c) // nchunks
+            hi = (total * (c + 1)) // nchunks
+            if lo >= hi:
+                continue
+            i = np.searchsorted(wp, lo, side="right") - 1  # wp[i] <= lo < wp[i + 1]
+            pos = lo
+            while pos < hi:
+                u = f[_u(i)]
+                u64 = np.int64(u)
+                base = indptr[_u(u)] - wp[_u(i)]
+                end = min(hi, wp[_u(i) + _U1])
+                for p in range(pos, end):
+                    v = _u(indices[_u(base + p)])
+                    w = v >> _U6
+                    bit = _ONE << (v & _U63)
+                    if (visited[w] & bit) == _ZERO:
+                        if (fetch_or(visited, w, bit) & bit) == _ZERO:  # claimed by us
+                            parent[v] = u64
+                            if keep_depth:
+                                depth[v] = d
+                            buf[t, cnt] = v
+                            cnt += 1
+                            scout += indptr[v + _U1] - indptr[v]
+                            if cnt == bufcap:
+                                _flush(buf, t, cnt, q2, fetch_add(tail, 0, np.int64(cnt)))
+                                cnt = 0
+                pos = end
+                i += 1
+        if cnt > 0:
+            _flush(buf, t, cnt, q2, fetch_add(tail, 0, np.int64(cnt)))
+        scouts[t] = scout
+    return total, fetch_add(tail, 0, np.int64(0)), scouts.sum()
+
+
+# ---- top-down with bitmaps ---------------------------------------------------------------
+
+@njit(cache=True)
+def _tdb_expand(indptr, indices, parent, depth, visited, cur, nxt, w0, w1, d, atomic):
+    """Expand the frontier words ``cur[w0:w1]`` (clearing them) into ``nxt``.
+    Returns (edges, found, scout, lowest word marked, highest word marked)."""
+    edges = 0
+    keep_depth = depth.shape[0] != 0  # an empty depth array: depths not wanted
+    found = 0
+    scout = 0
+    nlo = nxt.shape[0]
+    nhi = -1
+    for w in range(w0, w1):
+        word = cur[w]
+        if word == _ZERO:
+            continue
+        cur[w] = _ZERO
+        base = _u(w) << _U6
+        while word != _ZERO:
+            b = cttz(word)
+            word ^= _ONE << b
+            u = base + b
+            s = indptr[u]
+            e = indptr[u + _U1]
+            edges += e - s
+            for k in range(s, e):
+                v = _u(indices[_u(k)])
+                vw = v >> _U6
+                bit = _ONE << (v & _U63)
+                if (visited[vw] & bit) == _ZERO:
+                    if atomic:
+                        if (fetch_or(visited, vw, bit) & bit) != _ZERO:
+                            continue
+                        fetch_or(nxt, vw, bit)
+                    else:
+                        visited[vw] |= bit
+                        nxt[vw] |= bit
+                    parent[v] = np.int64(u)
+                    if keep_depth:
+                        depth[v] = d
+                    found += 1
+                    scout += indptr[v + _U1] - indptr[v]
+                    iw = np.int64(vw)
+                    if iw < nlo:
+                        nlo = iw
+                    if iw > nhi:
+                        nhi = iw
+    return edges, found, scout, nlo, nhi
+
+
+@njit(cache=True)
+def tdb_serial(indptr, indices, parent, depth, visited, bm, cur, lo, hi, nf, level, m_f,
+               limit, stats, dirs, batches, state, grain):
+    """Serial bitmap top-down levels while each level's work (frontier + edges + words to
+    scan / 16) is at most ``limit``. ``bm``: two bitmaps, the frontier is row ``cur`` with set
+    words in ``[lo, hi]``. Returns (cur, lo, hi, nf, level, m_f) where it stopped."""
+    nlev = state[0]
+    nb = state[1]
+    t_last = state[2]
+    acc = state[3]
+    nrow = state[4]
+    rf = re = -1
+    rc = 0
+    rows_left = stats.shape[0] - 2  # a level writes at most 2 rows and 2 batches
+    batches_left = batches.shape[0] - 2
+    while nf > 0:
+        if nrow > rows_left or nb > batches_left:
+            break  # the driver grows the log and calls again
+        work = nf + m_f + ((hi - lo + 1) >> 4)  # a zero word is cheap: 16 count as one
+        if work > limit:
+            break
+        if work >= grain and acc > 0:
+            nb, t_last = _batch_end(batches, nb, nlev, t_last)
+            acc = 0
+        nx = 1 - cur
+        edges, found, scout, nlo, nhi = _tdb_expand(indptr, indices, parent, depth, visited,
+                                                    bm[cur], bm[nx], lo, hi + 1, level + 1,
+                                                    False)
+        if nf == rf and edges == re:  # a run of equal levels (inline, as in td_serial)
+            rc += 1
+        else:
+            if rc > 0:
+                stats[nrow, 0] = rf
+                stats[nrow, 1] = re
+                stats[nrow, 2] = rc
+                dirs[nrow] = TOP_DOWN
+                nrow += 1
+            rf = nf
+            re = edges
+            rc = 1
+        nlev += 1
+        acc += work
+        if acc >= grain:
+            nb, t_last = _batch_end(batches, nb, nlev, t_last)
+            acc = 0
+        cur = nx
+        lo = nlo
+        hi = nhi
+        nf = found
+        m_f = scout
+        level += 1
+    state[0] = nlev
+    state[1] = nb
+    state[2] = t_last
+    state[3] = acc
+    state[4] = _run_end(stats, dirs, nrow, rf, re, rc, TOP_DOWN)
+    return cur, lo, hi, nf, level, m_f
+
+
+@njit(cache=True, parallel=True)
+def tdb_parallel(indptr, indices, parent, depth, visited, cur, nxt, lo, hi, level, nthreads):
+    """One parallel bitmap top-down level over words ``cur[lo:hi + 1]`` (word chunks claimed
+    dynamically). Returns (edges, found, m_f of next, lowest, highest word of ``nxt``)."""
+    nwords = hi + 1 - lo
+    nchunks = max(1, min(nwords, _WORD_CHUNKS * nthreads))
+    counter = np.zeros(1, np.int64)
+    res = np.zeros((nthreads, 5), np.int64)
+    for t in prange(nthreads):
+        res[t, 3] = nxt.shape[0]
+        res[t, 4] = -1
+        while True:
+            c = fetch_add(counter, 0, np.int64(1))
+            if c >= nchunks:
+                break
+            w0 = lo + (nwords * c) // nchunks
+            w1 = lo + (nwords * (c + 1)) // nchunks
+            edges, found, scout, nlo, nhi = _tdb_expand(indptr, indices, parent, depth,
+                                                        visited, cur, nxt, w0, w1, level + 1,
+                                                        True)
+            res[t, 0] += edges
+            res[t, 1] += found
+            res[t, 2] += scout
+            res[t, 3] = min(res[t, 3], nlo)
+            res[t, 4] = max(res[t, 4], nhi)
+    return (res[:, 0].sum(), res[:, 1].sum(), res[:, 2].sum(), res[:, 3].min(),
+            res[:, 4].max())
+
+
+# ---- bottom-up ---------------------------------------------------------------------------
+
+@njit(cache=True, parallel=True)
+def bu_step(indptr, indices, parent, depth, visited, front, nxt, cand, level, nthreads):
+    """One bottom-up level; returns (edges examined, found, m_f of next).
+
+    ``cand``: the unvisited vertices worth a look; found vertices leave it (and join
+    ``visited``), and so do vertices without neighbours (nothing can ever reach them).
+    ``front``: the frontier; ``nxt`` gets the next one (every word written). Word chunks are
+    claimed dynamically; a chunk's words of ``cand``, ``nxt`` and ``visited`` are its own.
+    """
+    nwords = front.shape[0]
+    keep_depth = depth.shape[0] != 0  # an empty depth array: depths not wanted
+    nchunks = max(1, min(nwords, _WORD_CHUNKS * nthreads))
+    counter = np.zeros(1, np.int64)
+    res = np.zeros((nthreads, 3), np.int64)
+    d = level + 1
+    for t in prange(nthreads):
+        examined = 0
+        awake = 0
+        scout = 0
+        while True:
+            c = fetch_add(counter, 0, np.int64(1))
+            if c >= nchunks:
+                break
+            for w in range((nwords * c) // nchunks, (nwords * (c + 1)) // nchunks):
+                todo = cand[w]
+                if todo == _ZERO:
+                    nxt[w] = _ZERO
+                    continue
+                found = _ZERO
+                dead = _ZERO
+                base = _u(w) << _U6
+                while todo != _ZERO:
+                    b = cttz(todo)
+                    bit = _ONE << b
+                    todo ^= bit
+                    v = base + b
+                    s = indptr[v]
+                    e = indptr[v + _U1]
+                    if s == e:
+                        dead |= bit
+                        continue
+                    k = s
+                    while k < e:
+                        u = _u(indices[_u(k)])
+                        if (front[u >> _U6] >> (u & _U63)) & _ONE:
+                            break
+                        k += 1
+                    if k < e:
+                        parent[v] = indices[_u(k)]
+                        if keep_depth:
+                            depth[v] = d
+                        found |= bit
+                        awake += 1
+                        scout += e - s
+                        examined += k - s + 1
+                    else:
+                        examined += e - s
+                nxt[w] = found
+                cand[w] ^= found | dead
+                visited[w] |= found
+        res[t, 0] = examined
+        res[t, 1] = awake
+        res[t, 2] = scout
+    return res[:, 0].sum(), res[:, 1].sum(), res[:, 2].sum()
+
+
+# ---- conversions -------------------------------------------------------------------------
+
+@njit(cache=True, parallel=True)
+def queue_to_bitmap(f, front, nthreads):
+    """front = the set of the vertices in the queue ``f`` (O(N/64 + |f|))."""
+    front[:] = _ZERO
+    nf = f.shape[0]
+    nchunks = 4 * nthreads if nf >= 1 << 14 else 1
+    for c in prange(nchunks):
+        for i in range((nf * c) // nchunks, (nf * (c + 1)) // nchunks):
+            v = f[i]
+            fetch_or(front, v >> 6, _ONE << np.uint64(v & 63))
+
+
+@njit(cache=True, parallel=True)
+def unvisited_bitmap(visited, cand, n):
+    """cand = the vertices (< n) not in ``visited``."""
+    nwords = visited.shape[0]
+    for w in prange(nwords):
+        cand[w] = ~visited[w]
+    if n & 63:
+        cand[nwords - 1] &= (_ONE << np.uint64(n & 63)) - _ONE
+
+
+@njit(cache=True, parallel=True)
+def bitmap_to_queue(front, q, nthreads):
+    """q[:k] = the set bits of ``front`` in ascending order; returns k."""
+    nwords = front.shape[0]
+    nchunks = max(1, min(nwords, 4 * nthreads))
+    counts = np.zeros(nchunks + 1, np.int64)
+    for c in prange(nchunks):
+        s = 0
+        for w in range((nwords * c) // nchunks, (nwords * (c + 1)) // nchunks):
+            s += popcount(front[w])
+        counts[c + 1] = s
+    for c in range(nchunks):
+        counts[c + 1] += counts[c]
+    for c in prange(nchunks):
+        at = counts[c]
+        for w in range((nwords * c) // nchunks, (nwords * (c + 1)) // nchunks):
+            word = front[w]
+            while word != _ZERO:
+                b = cttz(word)
+                word ^= _ONE << b
+                q[at] = w * 64 + np.int64(b)
+                at += 1
+    return counts[nchunks]

@@ -1,0 +1,80 @@
+"""Level-synchronous top-down BFS with frontier queues (thesis Algorithm 2), parallel over all
+numba threads.
+
+Every level expands the current queue into the next one. Small levels (work at most
+``steps.SERIAL_WORK``) run serially, many in one call, the queue used as a FIFO; larger ones
+over all threads (``steps.td_parallel``: edge-balanced chunks, vertices claimed with an
+atomic fetch-and-or on a visited bitmap, per-thread buffers flushed into the next queue at
+positions reserved with an atomic fetch-and-add: no global lock). The level loop is itself
+compiled (``_search``), so a graph with a million levels costs no Python per level.
+"""
+from __future__ import annotations
+
+import numba
+import numpy as np
+from numba import njit
+
+from ..graph.types import CSRGraph
+from . import steps
+from ._common import check_root
+from .steps import (finish, log_close, log_level, log_room, log_start, mark_root, td_parallel,
+                    td_serial)
+from .types import TOP_DOWN, BFSResult
+
+__all__ = ["bfs_topdown_queue"]
+
+
+@njit(cache=True)
+def _search(indptr, indices, root, parent, depth, visited, q, q2, limit, bufcap, grain,
+            nthreads, stats, dirs, batches, state):
+    mark_root(parent, depth, visited, root)
+    log_start(state)
+    q[0] = root
+    s = 0
+    e = 1
+    level = 0
+    m_f = indptr[root + 1] - indptr[root]
+    m_u = 0  # not used: no switching
+    prev_nf = 0
+    while e > s:
+        stats, dirs, batches = log_room(stats, dirs, batches, state, 4)
+        nf = e - s
+        if nf + m_f <= limit:
+            s, e, level, m_f, m_u, prev_nf = td_serial(
+                indptr, indices, parent, depth, visited, q, s, e, level, m_f, m_u, prev_nf,
+                limit, False, 1.0, stats, dirs, batches, state, grain)
+            continue
+        log_close(batches, state)
+        edges, found, scout = td_parallel(indptr, indices, parent, depth, visited, q[s:e], q2,
+                                          level, bufcap, nthreads)
+        log_level(stats, dirs, batches, state, nf, edges, TOP_DOWN, 0)
+        q, q2 = q2, q
+        s = 0
+        e = found
+        m_f = scout
+        level += 1
+    stats, dirs, batches = log_room(stats, dirs, batches, state, 4)
+    log_close(batches, state)
+    finish(parent, depth, visited, nthreads)
+    return stats, dirs, batches
+
+
+def bfs_topdown_queue(graph: CSRGraph, root, *, depth=True, **options) -> BFSResult:
+    """Top-down BFS with frontier queues (thesis Algorithm 2) from ``root``.
+
+    Returns parent (int64, -1 where not reached, parent[root] == root), depth (int32 when
+    N < 2**31, else int64; -1 where not reached) and the per-level statistics (all
+    'top-down'). With several threads, which valid parent a vertex gets may vary from run to
+    run. ``depth=False``: no depth array (result depth None; spares a scattered write per
+    vertex). Other options are accepted for registry uniformity and ignored.
+    """
+    r = check_root(graph, root)
+    n = graph.num_vertices
+    parent, dep, visited, log = steps.new_search(graph, bool(depth))
+    q = np.empty(n, dtype=graph.indices.dtype)
+    q2 = np.empty(n, dtype=graph.indices.dtype)
+    logged = _search(graph.indptr, graph.indices, r, parent, dep, visited, q, q2,
+                     steps.SERIAL_WORK, steps.BUF, steps.TIME_GRAIN, numba.get_num_threads(),
+                     *log)
+    return BFSResult(parent=parent, root=r, depth=dep if depth else None,
+                     levels=steps.log_table(logged, log))
