@@ -11,8 +11,10 @@ Counting sort plus prefix sum, as in the thesis, done in parallel without locks 
    Rows are now complete but unsorted.
 4. sort + dedup, in place, parallel over vertex ranges of equal entry counts: short rows by
    insertion sort, long ones by an LSD radix sort on the label bits with a per-task scratch
-   buffer the size of its longest row; duplicates are then adjacent and dropped in place.
-5. compact: rows move left in place and the array is shrunk without a copy.
+   buffer the size of its longest row; duplicates are then adjacent and dropped while each
+   range packs its rows to the left of its own region.
+5. compact: each range's packed block moves left to its final place (a few large copies)
+   and the array is shrunk without a copy.
 
 Sorting rows in place avoids a second ``indices``-sized array (a transposing counting sort
 needs one): fresh memory is expensive on virtual machines that hand freed pages back to the
@@ -172,8 +174,12 @@ def _radix_sort(out, s, e, tmp, cnt, bits, passes):
 
 
 @njit(cache=True, parallel=True)
-def _sort_dedup_rows(indptr, out, newdeg, vbounds, bits, passes):
-    """Sort every row in place, drop adjacent duplicates; newdeg[v] = distinct neighbours."""
+def _sort_dedup_rows(indptr, out, newdeg, vbounds, bits, passes, packed):
+    """Sort every row in place and drop duplicates; newdeg[v] = distinct neighbours.
+
+    Each vertex range k also packs its deduplicated rows to the left of its own region
+    (rows only move left, inside the range: no race); packed[k] = entries it kept.
+    """
     nchunks = vbounds.shape[0] - 1
     for k in prange(nchunks):
         longest = 0
@@ -181,41 +187,42 @@ def _sort_dedup_rows(indptr, out, newdeg, vbounds, bits, passes):
             longest = max(longest, indptr[v + 1] - indptr[v])
         tmp = np.empty(longest, out.dtype)
         cnt = np.empty((1 << bits) + 1, np.int64)
+        w = indptr[vbounds[k]]
         for v in range(vbounds[k], vbounds[k + 1]):
             s = indptr[v]
             e = indptr[v + 1]
-            if e - s <= 1:
-                newdeg[v] = e - s
-                continue
-            if e - s <= _INSERTION_MAX:
-                _insertion_sort(out, s, e)
-            else:
+            if e - s > _INSERTION_MAX:
                 _radix_sort(out, s, e, tmp, cnt, bits, passes)
-            w = s + 1
-            last = out[s]
-            for i in range(s + 1, e):
+            elif e - s > 1:
+                _insertion_sort(out, s, e)
+            row_start = w
+            last = -1
+            for i in range(s, e):
                 x = out[i]
                 if x != last:
                     out[w] = x
                     w += 1
                     last = x
-            newdeg[v] = w - s
+            newdeg[v] = w - row_start
+        packed[k] = w - indptr[vbounds[k]]
 
 
 @njit(cache=True)
-def _compact(indptr, out, newdeg):
-    """Move row v from indptr[v] to its new start (never to the right); indptr becomes final."""
+def _compact(indptr, out, newdeg, vbounds, packed):
+    """Final indptr from newdeg; each range's packed block moves left to its final place."""
     n = newdeg.shape[0]
+    old_start = indptr.copy()
     w = 0
     for v in range(n):
-        s = indptr[v]
-        k = newdeg[v]
-        if w != s:
-            for i in range(k):
-                out[w + i] = out[s + i]
         indptr[v] = w
-        w += k
+        w += newdeg[v]
     indptr[n] = w
+    for k in range(vbounds.shape[0] - 1):
+        src = old_start[vbounds[k]]
+        dst = indptr[vbounds[k]]
+        if src != dst:  # dst < src: a forward copy never overwrites what it has yet to read
+            for i in range(packed[k]):
+                out[dst + i] = out[src + i]
     return w
 
 
@@ -302,9 +309,10 @@ def build_csr(edges: EdgeList, sort_vertices: str | None = None) -> CSRGraph:
     vbounds = vbounds.astype(np.int64)
     vbounds[0] = 0
     vbounds[-1] = n
-    _sort_dedup_rows(indptr, out, newdeg, vbounds, bits, passes)
+    packed = np.empty(dchunks, dtype=np.int64)
+    _sort_dedup_rows(indptr, out, newdeg, vbounds, bits, passes, packed)
 
-    final = int(_compact(indptr, out, newdeg))
+    final = int(_compact(indptr, out, newdeg, vbounds, packed))
     del newdeg
     if final != total:
         try:
