@@ -181,7 +181,8 @@ class Ours(System):
         self.graph = ctx["graph"]
 
     def search(self, root, deadline):
-        return self.fn(self.graph, root)
+        # The parent array is kernel 2's output (and all a peer like scipy returns): no depth.
+        return self.fn(self.graph, root, depth=False)
 
     def reached(self, res):
         return int(np.count_nonzero(res.parent != -1))
