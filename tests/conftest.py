@@ -37,3 +37,14 @@ def threads(request):
     numba.set_num_threads(request.param)
     yield request.param
     numba.set_num_threads(old)
+
+
+def rmat_like(rng, scale, m):
+    """Skewed test edges (R-MAT, a = 0.57, b = c = 0.19): a few hubs, many low degrees."""
+    src = np.zeros(m, dtype=np.int64)
+    dst = np.zeros(m, dtype=np.int64)
+    for _ in range(scale):
+        r = rng.random(m)
+        src = 2 * src + (r > 0.76)
+        dst = 2 * dst + (((r > 0.57) & (r <= 0.76)) | (r > 0.95))
+    return src, dst

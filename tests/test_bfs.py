@@ -15,6 +15,8 @@ from pygraph500.generator import kronecker
 from pygraph500.graph import EdgeList, build_csr
 from pygraph500.validate import validate
 
+from conftest import rmat_like
+
 # The algorithms that run every level top-down / bottom-up.
 TOP_DOWN_ONLY = ["reference", "topdown-queue", "topdown-bitmap", "spmv"]
 BOTTOM_UP_ONLY = ["bottomup"]
@@ -25,12 +27,7 @@ SLOW_ON_PATHS = {"bottomup", "spmv"}
 # ---- graphs ---------------------------------------------------------------------------------
 
 def rmat_edges(rng, scale, m):
-    src = np.zeros(m, dtype=np.int64)
-    dst = np.zeros(m, dtype=np.int64)
-    for _ in range(scale):
-        r = rng.random(m)
-        src = 2 * src + (r > 0.76)
-        dst = 2 * dst + (((r > 0.57) & (r <= 0.76)) | (r > 0.95))
+    src, dst = rmat_like(rng, scale, m)
     perm = rng.permutation(1 << scale)  # scramble labels, as Graph500 does
     return perm[src], perm[dst]
 

@@ -11,6 +11,8 @@ from pygraph500.errors import InputError
 from pygraph500.graph import CSRGraph, EdgeList, build_csr, index_dtype
 from pygraph500.graph import build as build_module
 
+from conftest import rmat_like
+
 def oracle(src, dst, n):
     """indptr, indices of the symmetrised, self-loop-free, deduplicated, sorted graph."""
     src = np.asarray(src, dtype=np.int64)
@@ -41,13 +43,7 @@ def check_against_oracle(src, dst, n):
 
 def random_edges(rng, n, m, skew=False):
     if skew:  # R-MAT-like: a few hubs and many low-degree vertices
-        scale = max(1, int(np.ceil(np.log2(n))))
-        src = np.zeros(m, dtype=np.int64)
-        dst = np.zeros(m, dtype=np.int64)
-        for _ in range(scale):
-            r = rng.random(m)
-            src = 2 * src + (r > 0.76)
-            dst = 2 * dst + (((r > 0.57) & (r <= 0.76)) | (r > 0.95))
+        src, dst = rmat_like(rng, max(1, int(np.ceil(np.log2(n)))), m)
         return src % n, dst % n
     return rng.integers(0, n, m), rng.integers(0, n, m)
 
