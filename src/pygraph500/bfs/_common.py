@@ -84,36 +84,29 @@ def cas(typingctx, arr, idx, expected, new):
     return sig, codegen
 
 
-@intrinsic
-def fetch_add(typingctx, arr, idx, value):
-    """Atomically add value to arr[idx]; return the value it held before."""
-    if not isinstance(arr, types.Array) or not isinstance(arr.dtype, types.Integer):
-        return None
-    dtype = arr.dtype
-    sig = dtype(arr, types.intp, dtype)
+def _atomic_rmw(op: str, doc: str):
+    """An intrinsic ``f(arr, idx, value)``: atomically ``arr[idx] = arr[idx] <op> value``,
+    returning the value it held before."""
 
-    def codegen(context, builder, signature, args):
-        ary, i, val = args
-        ptr = _element_pointer(context, builder, signature.args[0], ary, i)
-        return builder.atomic_rmw("add", ptr, val, "monotonic")
+    @intrinsic
+    def rmw(typingctx, arr, idx, value):
+        if not isinstance(arr, types.Array) or not isinstance(arr.dtype, types.Integer):
+            return None
+        sig = arr.dtype(arr, types.intp, arr.dtype)
 
-    return sig, codegen
+        def codegen(context, builder, signature, args):
+            ary, i, val = args
+            ptr = _element_pointer(context, builder, signature.args[0], ary, i)
+            return builder.atomic_rmw(op, ptr, val, "monotonic")
+
+        return sig, codegen
+
+    rmw.__doc__ = doc
+    return rmw
 
 
-@intrinsic
-def fetch_or(typingctx, arr, idx, value):
-    """Atomically OR value into arr[idx]; return the value it held before."""
-    if not isinstance(arr, types.Array) or not isinstance(arr.dtype, types.Integer):
-        return None
-    dtype = arr.dtype
-    sig = dtype(arr, types.intp, dtype)
-
-    def codegen(context, builder, signature, args):
-        ary, i, val = args
-        ptr = _element_pointer(context, builder, signature.args[0], ary, i)
-        return builder.atomic_rmw("or", ptr, val, "monotonic")
-
-    return sig, codegen
+fetch_add = _atomic_rmw("add", "Atomically add value to arr[idx]; return the value it held before.")
+fetch_or = _atomic_rmw("or", "Atomically OR value into arr[idx]; return the value it held before.")
 
 
 @intrinsic
