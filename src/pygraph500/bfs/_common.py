@@ -6,6 +6,7 @@
 - ``cas(arr, i, expected, new)``: atomic compare-and-swap on one element of an integer array.
 - ``fetch_add(arr, i, value)``: atomic fetch-and-add on one element of an integer array.
 - ``fetch_or(arr, i, value)``: atomic fetch-and-or (to claim a vertex in a shared bitmap).
+  Both take ``i`` as an integer, or as a tuple ``(row, col)`` for a 2-D array.
 - ``cttz(x)``: trailing zero bits of a non-zero uint64 (to walk the set bits of a bitmap word).
 - ``popcount(x)``: set bits of a uint64.
 
@@ -62,9 +63,16 @@ def clock_ns(typingctx):
     return sig, codegen
 
 
-def _element_pointer(context, builder, aryty, ary, idx):
+def _element_pointer(context, builder, aryty, ary, idx, idxty=types.intp):
+    """Pointer to ``ary[idx]``; ``idx`` an integer, or a tuple of integers (one per
+    dimension) when ``idxty`` is a tuple type."""
     arr = context.make_array(aryty)(context, builder, ary)
-    return cgutils.get_item_pointer(context, builder, aryty, arr, [idx], wraparound=False)
+    if isinstance(idxty, types.BaseTuple):
+        inds = [context.cast(builder, builder.extract_value(idx, k), t, types.intp)
+                for k, t in enumerate(idxty)]
+    else:
+        inds = [idx]
+    return cgutils.get_item_pointer(context, builder, aryty, arr, inds, wraparound=False)
 
 
 @intrinsic
@@ -92,11 +100,18 @@ def _atomic_rmw(op: str, doc: str):
     def rmw(typingctx, arr, idx, value):
         if not isinstance(arr, types.Array) or not isinstance(arr.dtype, types.Integer):
             return None
-        sig = arr.dtype(arr, types.intp, arr.dtype)
+        if isinstance(idx, types.BaseTuple):  # arr[i, j]: one integer per dimension
+            if len(idx) != arr.ndim or not all(isinstance(t, types.Integer) for t in idx):
+                return None
+            idxty = idx
+        else:
+            idxty = types.intp
+        sig = arr.dtype(arr, idxty, arr.dtype)
 
         def codegen(context, builder, signature, args):
             ary, i, val = args
-            ptr = _element_pointer(context, builder, signature.args[0], ary, i)
+            ptr = _element_pointer(context, builder, signature.args[0], ary, i,
+                                   signature.args[1])
             return builder.atomic_rmw(op, ptr, val, "monotonic")
 
         return sig, codegen

@@ -28,9 +28,10 @@ Steps
   claimed vertices go to a per-thread buffer flushed to the next queue at a position
   reserved with an atomic fetch-and-add. No lock, no duplicate, no second pass.
 - ``tdb_serial`` / ``tdb_parallel``: top-down levels with bitmap frontiers (thesis
-  Algorithm 3): scan the frontier words (zero words skipped; only the words between the
-  lowest and highest set word, a range kept while marking), expand each set vertex, mark
-  the next bitmap (atomic or in parallel). Consumed words are cleared as they are read.
+  Algorithm 3). A frontier is a hierarchical bitmap (``new_frontier_bitmaps``: the vertex
+  bits, a bit per non-zero word, a bit per non-zero summary word), so a level visits only
+  set bits and never scans N/64 words; expand each set vertex, mark the next bitmap and its
+  summaries (atomic or in parallel). Consumed words are cleared as they are read.
 - ``bu_step``: one bottom-up level (Beamer): every unvisited vertex (``cand``) scans its
   neighbours for one in the frontier bitmap and stops at the first hit. Threads own whole
   words, so the bitmaps are written without atomics.
@@ -67,6 +68,7 @@ from .types import TOP_DOWN, LevelTable
 
 __all__ = [
     "SERIAL_WORK", "BUF", "TIME_GRAIN", "new_search", "new_log", "log_table", "new_bitmap",
+    "new_frontier_bitmaps",
     "mark_root", "log_start", "log_room", "log_close", "log_level", "finish", "go_bottom_up",
     "td_serial", "td_parallel", "tdb_serial", "tdb_parallel", "bu_step",
     "queue_to_bitmap", "unvisited_bitmap", "bitmap_to_queue",
@@ -441,22 +443,47 @@ def td_parallel(indptr, indices, parent, depth, visited, f, q2, level, bufcap, n
 
 # ---- top-down with bitmaps ---------------------------------------------------------------
 
-@njit(cache=True)
-def _tdb_expand(indptr, indices, parent, depth, visited, cur, nxt, w0, w1, d, atomic):
-    """Expand the frontier words ``cur[w0:w1]`` (clearing them) into ``nxt``.
-    Returns (edges, found, scout, lowest word marked, highest word marked)."""
-    edges = 0
+def new_frontier_bitmaps(n: int):
+    """Two hierarchical frontier bitmaps for ``n`` vertices (rows 0 and 1): ``(b0, b1, b2)``
+    where ``b0`` holds one bit per vertex, ``b1`` one bit per word of ``b0`` (set when the
+    word is not zero) and ``b2`` one bit per word of ``b1``. A level visits only the set
+    bits of the levels above: its cost is its frontier plus N/2**18 words, not N/64."""
+    b0 = new_bitmap(n, rows=2)
+    b1 = new_bitmap(b0.shape[1], rows=2)
+    b2 = new_bitmap(b1.shape[1], rows=2)
+    return b0, b1, b2
+
+
+@njit(inline="always")
+def _tdb_mark_atomic(b0, b1, b2, nx, vw, bit):
+    """Set ``bit`` of word ``vw`` in frontier row ``nx`` and the summary bits above it,
+    atomically; True when the word was zero before."""
+    if fetch_or(b0, (nx, vw), bit) != _ZERO:
+        return False
+    w1 = vw >> _U6
+    if fetch_or(b1, (nx, w1), _ONE << (vw & _U63)) == _ZERO:
+        fetch_or(b2, (nx, w1 >> _U6), _ONE << (w1 & _U63))
+    return True
+
+
+@njit(inline="always")
+def _tdb_expand_atomic(indptr, indices, parent, depth, visited, b0, b1, b2, cur, w1, d, edges,
+                       found, scout, nlo, nhi):
+    """Expand the frontier words of row ``cur`` under its summary word ``w1`` (clearing
+    them) into the other row, claiming vertices atomically (the parallel step). Returns the
+    running (edges, found, scout, lowest word marked, highest word marked), updated.
+    ``tdb_serial`` writes the same expansion out without atomics in its level loop."""
     keep_depth = depth.shape[0] != 0  # an empty depth array: depths not wanted
-    found = 0
-    scout = 0
-    nlo = nxt.shape[0]
-    nhi = -1
-    for w in range(w0, w1):
-        word = cur[w]
-        if word == _ZERO:
-            continue
-        cur[w] = _ZERO
-        base = _u(w) << _U6
+    nx = 1 - cur
+    x1 = b1[cur, w1]
+    b1[cur, w1] = _ZERO
+    while x1 != _ZERO:
+        c = cttz(x1)
+        x1 ^= _ONE << c
+        w = (_u(w1) << _U6) + c
+        word = b0[cur, w]
+        b0[cur, w] = _ZERO
+        base = w << _U6
         while word != _ZERO:
             b = cttz(word)
             word ^= _ONE << b
@@ -469,32 +496,26 @@ def _tdb_expand(indptr, indices, parent, depth, visited, cur, nxt, w0, w1, d, at
                 vw = v >> _U6
                 bit = _ONE << (v & _U63)
                 if (visited[vw] & bit) == _ZERO:
-                    if atomic:
-                        if (fetch_or(visited, vw, bit) & bit) != _ZERO:
-                            continue
-                        fetch_or(nxt, vw, bit)
-                    else:
-                        visited[vw] |= bit
-                        nxt[vw] |= bit
+                    if (fetch_or(visited, vw, bit) & bit) != _ZERO:
+                        continue
+                    if _tdb_mark_atomic(b0, b1, b2, nx, vw, bit):
+                        nlo = min(nlo, np.int64(vw))
+                        nhi = max(nhi, np.int64(vw))
                     parent[v] = np.int64(u)
                     if keep_depth:
                         depth[v] = d
                     found += 1
                     scout += indptr[v + _U1] - indptr[v]
-                    iw = np.int64(vw)
-                    if iw < nlo:
-                        nlo = iw
-                    if iw > nhi:
-                        nhi = iw
     return edges, found, scout, nlo, nhi
 
 
 @njit(cache=True)
-def tdb_serial(indptr, indices, parent, depth, visited, bm, cur, lo, hi, nf, level, m_f,
-               limit, stats, dirs, batches, state, grain):
-    """Serial bitmap top-down levels while each level's work (frontier + edges + words to
-    scan / 16) is at most ``limit``. ``bm``: two bitmaps, the frontier is row ``cur`` with set
-    words in ``[lo, hi]``. Returns (cur, lo, hi, nf, level, m_f) where it stopped."""
+def tdb_serial(indptr, indices, parent, depth, visited, b0, b1, b2, cur, lo, hi, nf, level,
+               m_f, limit, stats, dirs, batches, state, grain):
+    """Serial bitmap top-down levels while each level's work (frontier + edges + top-level
+    words in its range) is at most ``limit``. ``(b0, b1, b2)``: the two hierarchical
+    frontiers (``new_frontier_bitmaps``), the current one is row ``cur`` with set words in
+    ``[lo, hi]``. Returns (cur, lo, hi, nf, level, m_f) where it stopped."""
     nlev = state[0]
     nb = state[1]
     t_last = state[2]
@@ -504,19 +525,72 @@ def tdb_serial(indptr, indices, parent, depth, visited, bm, cur, lo, hi, nf, lev
     rc = 0
     rows_left = stats.shape[0] - 2  # a level writes at most 2 rows and 2 batches
     batches_left = batches.shape[0] - 2
+    nwords = b0.shape[1]
+    keep_depth = depth.shape[0] != 0  # an empty depth array: depths not wanted
     while nf > 0:
         if nrow > rows_left or nb > batches_left:
             break  # the driver grows the log and calls again
-        work = nf + m_f + ((hi - lo + 1) >> 4)  # a zero word is cheap: 16 count as one
+        top0 = lo >> 12
+        top1 = hi >> 12
+        work = nf + m_f + (top1 - top0 + 1)
         if work > limit:
             break
         if work >= grain and acc > 0:
             nb, t_last = _batch_end(batches, nb, nlev, t_last)
             acc = 0
+        edges = found = scout = 0
+        nlo = nwords
+        nhi = -1
         nx = 1 - cur
-        edges, found, scout, nlo, nhi = _tdb_expand(indptr, indices, parent, depth, visited,
-                                                    bm[cur], bm[nx], lo, hi + 1, level + 1,
-                                                    False)
+        d = level + 1
+        # the expansion of ``_tdb_expand_atomic`` written out without atomics: a call per level would cost more
+        # than a level of a path (numba counts references to each array argument per call)
+        for w2 in range(top0, top1 + 1):
+            x2 = b2[cur, w2]
+            if x2 == _ZERO:
+                continue
+            b2[cur, w2] = _ZERO
+            while x2 != _ZERO:
+                c2 = cttz(x2)
+                x2 ^= _ONE << c2
+                w1 = (_u(w2) << _U6) + c2
+                x1 = b1[cur, w1]
+                b1[cur, w1] = _ZERO
+                while x1 != _ZERO:
+                    c1 = cttz(x1)
+                    x1 ^= _ONE << c1
+                    w = (w1 << _U6) + c1
+                    word = b0[cur, w]
+                    b0[cur, w] = _ZERO
+                    base = w << _U6
+                    while word != _ZERO:
+                        b = cttz(word)
+                        word ^= _ONE << b
+                        u = base + b
+                        s = indptr[u]
+                        e = indptr[u + _U1]
+                        edges += e - s
+                        for k in range(s, e):
+                            v = _u(indices[_u(k)])
+                            vw = v >> _U6
+                            bit = _ONE << (v & _U63)
+                            if (visited[vw] & bit) == _ZERO:
+                                visited[vw] |= bit
+                                old = b0[nx, vw]
+                                b0[nx, vw] = old | bit
+                                if old == _ZERO:
+                                    m1 = vw >> _U6
+                                    o1 = b1[nx, m1]
+                                    b1[nx, m1] = o1 | (_ONE << (vw & _U63))
+                                    if o1 == _ZERO:
+                                        b2[nx, m1 >> _U6] |= _ONE << (m1 & _U63)
+                                    nlo = min(nlo, np.int64(vw))
+                                    nhi = max(nhi, np.int64(vw))
+                                parent[v] = np.int64(u)
+                                if keep_depth:
+                                    depth[v] = d
+                                found += 1
+                                scout += indptr[v + _U1] - indptr[v]
         if nf == rf and edges == re:  # a run of equal levels (inline, as in td_serial)
             rc += 1
         else:
@@ -549,30 +623,37 @@ def tdb_serial(indptr, indices, parent, depth, visited, bm, cur, lo, hi, nf, lev
 
 
 @njit(cache=True, parallel=True)
-def tdb_parallel(indptr, indices, parent, depth, visited, cur, nxt, lo, hi, level, nthreads):
-    """One parallel bitmap top-down level over words ``cur[lo:hi + 1]`` (word chunks claimed
-    dynamically). Returns (edges, found, m_f of next, lowest, highest word of ``nxt``)."""
-    nwords = hi + 1 - lo
-    nchunks = max(1, min(nwords, _WORD_CHUNKS * nthreads))
+def tdb_parallel(indptr, indices, parent, depth, visited, b0, b1, b2, cur, lo, hi, level,
+                 nthreads):
+    """One parallel bitmap top-down level from row ``cur`` of the hierarchical frontiers
+    (set words in ``[lo, hi]``) into the other row: the summary words over ``[lo, hi]`` are
+    cut into chunks claimed dynamically; a chunk clears the words it consumes. Returns
+    (edges, found, m_f of next, lowest, highest word marked)."""
+    s0 = lo >> 6
+    nsum = (hi >> 6) + 1 - s0
+    nchunks = max(1, min(nsum, _WORD_CHUNKS * nthreads))
     counter = np.zeros(1, np.int64)
     res = np.zeros((nthreads, 5), np.int64)
     for t in prange(nthreads):
-        res[t, 3] = nxt.shape[0]
-        res[t, 4] = -1
+        edges = found = scout = 0
+        nlo = b0.shape[1]
+        nhi = -1
         while True:
             c = fetch_add(counter, 0, np.int64(1))
             if c >= nchunks:
                 break
-            w0 = lo + (nwords * c) // nchunks
-            w1 = lo + (nwords * (c + 1)) // nchunks
-            edges, found, scout, nlo, nhi = _tdb_expand(indptr, indices, parent, depth,
-                                                        visited, cur, nxt, w0, w1, level + 1,
-                                                        True)
-            res[t, 0] += edges
-            res[t, 1] += found
-            res[t, 2] += scout
-            res[t, 3] = min(res[t, 3], nlo)
-            res[t, 4] = max(res[t, 4], nhi)
+            for w1 in range(s0 + (nsum * c) // nchunks, s0 + (nsum * (c + 1)) // nchunks):
+                if b1[cur, w1] != _ZERO:
+                    edges, found, scout, nlo, nhi = _tdb_expand_atomic(
+                        indptr, indices, parent, depth, visited, b0, b1, b2, cur, w1,
+                        level + 1, edges, found, scout, nlo, nhi)
+        res[t, 0] = edges
+        res[t, 1] = found
+        res[t, 2] = scout
+        res[t, 3] = nlo
+        res[t, 4] = nhi
+    for w2 in range(lo >> 12, (hi >> 12) + 1):
+        b2[cur, w2] = _ZERO
     return (res[:, 0].sum(), res[:, 1].sum(), res[:, 2].sum(), res[:, 3].min(),
             res[:, 4].max())
 

@@ -1,17 +1,20 @@
 """Level-synchronous top-down BFS without queues (thesis Algorithm 3), parallel over all numba
 threads.
 
-The frontier is a bitmap. Each level scans its words (zero words skipped), expands every
-set vertex, claims its unvisited neighbours (atomic fetch-and-or on the visited bitmap) and
-marks them in the next bitmap (atomic or). Scanning is O(N/64) per level by nature; only
-the words between the lowest and highest marked word of the level before are scanned (a
-range kept while marking), which on a path is one word. Consumed words are cleared as they
-are read, so no bitmap is cleared separately. Small levels run serially, many in one call;
-larger ones over all threads with word chunks claimed dynamically.
+The frontier is a bitmap. Each level expands every set vertex, claims its unvisited
+neighbours (atomic fetch-and-or on the visited bitmap) and marks them in the next bitmap
+(atomic or). A flat bitmap costs a scan of N/64 words per level, which on a graph of a
+million levels (a path, a grid) is quadratic; so the frontier bitmap carries two summary
+levels (a bit per non-zero word, and a bit per non-zero summary word), set while marking,
+and a level visits only set bits: its cost is its frontier plus the top-level words
+between the lowest and highest word marked (N/2**18 at most). Consumed words are cleared as
+they are read, so no bitmap is cleared separately. Small levels run serially, many in one
+call; larger ones over all threads, the summary words cut into chunks claimed dynamically.
 """
 from __future__ import annotations
 
 import numba
+import numpy as np
 from numba import njit
 
 from ..graph.types import CSRGraph
@@ -25,12 +28,14 @@ __all__ = ["bfs_topdown_bitmap"]
 
 
 @njit(cache=True)
-def _search(indptr, indices, root, parent, depth, visited, bm, limit, grain, nthreads,
+def _search(indptr, indices, root, parent, depth, visited, b0, b1, b2, limit, grain, nthreads,
             stats, dirs, batches, state):
     mark_root(parent, depth, visited, root)
     log_start(state)
     w = root >> 6
-    bm[0, w] = visited[w]  # the root's bit (visited holds nothing else yet)
+    b0[0, w] = visited[w]  # the root's bit (visited holds nothing else yet)
+    b1[0, w >> 6] = np.uint64(1) << np.uint64(w & 63)
+    b2[0, w >> 12] = np.uint64(1) << np.uint64((w >> 6) & 63)
     cur = 0
     lo = w
     hi = w
@@ -39,15 +44,14 @@ def _search(indptr, indices, root, parent, depth, visited, bm, limit, grain, nth
     m_f = indptr[root + 1] - indptr[root]
     while nf > 0:
         stats, dirs, batches = log_room(stats, dirs, batches, state, 4)
-        if nf + m_f + ((hi - lo + 1) >> 4) <= limit:  # the work measure of tdb_serial
+        if nf + m_f + ((hi >> 12) - (lo >> 12) + 1) <= limit:  # the work measure of tdb_serial
             cur, lo, hi, nf, level, m_f = tdb_serial(
-                indptr, indices, parent, depth, visited, bm, cur, lo, hi, nf, level, m_f,
-                limit, stats, dirs, batches, state, grain)
+                indptr, indices, parent, depth, visited, b0, b1, b2, cur, lo, hi, nf, level,
+                m_f, limit, stats, dirs, batches, state, grain)
             continue
         log_close(batches, state)
         edges, found, scout, nlo, nhi = tdb_parallel(indptr, indices, parent, depth, visited,
-                                                     bm[cur], bm[1 - cur], lo, hi, level,
-                                                     nthreads)
+                                                     b0, b1, b2, cur, lo, hi, level, nthreads)
         log_level(stats, dirs, batches, state, nf, edges, TOP_DOWN, 0)
         cur = 1 - cur
         lo = nlo
@@ -72,8 +76,8 @@ def bfs_topdown_bitmap(graph: CSRGraph, root, *, depth=True, **options) -> BFSRe
     """
     r = check_root(graph, root)
     parent, dep, visited, log = steps.new_search(graph, bool(depth))
-    bm = steps.new_bitmap(graph.num_vertices, rows=2)
-    logged = _search(graph.indptr, graph.indices, r, parent, dep, visited, bm,
+    b0, b1, b2 = steps.new_frontier_bitmaps(graph.num_vertices)
+    logged = _search(graph.indptr, graph.indices, r, parent, dep, visited, b0, b1, b2,
                      steps.SERIAL_WORK, steps.TIME_GRAIN, numba.get_num_threads(), *log)
     return BFSResult(parent=parent, root=r, depth=dep if depth else None,
                      levels=steps.log_table(logged, log))
