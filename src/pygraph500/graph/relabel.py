@@ -43,3 +43,68 @@ def degree_in_original_labels(graph: CSRGraph) -> np.ndarray:
     """Vertex degrees indexed by original label (what root selection looks at)."""
     degree = graph.degree()
     return degree[graph.new_label] if graph.relabelled else degree
+
+
+# ---- sparse user ids ----------------------------------------------------------------------
+# A user's graph may name its vertices with ids that are sparse or far larger than the number
+# of vertices (user ids, hashes, a subgraph of a bigger one). Such ids are compacted to
+# 0..N-1 in increasing order of the original id; ``labels[i]`` is the original id of vertex i
+# (sorted ascending, so the reverse map is a binary search and needs no id-sized table).
+
+
+@njit(cache=True, parallel=True)
+def _lookup_sorted(labels, ids, out):
+    """out[i] = position of ids[i] in the sorted array ``labels`` (-1 when absent)."""
+    n = labels.shape[0]
+    for i in prange(ids.shape[0]):
+        x = ids[i]
+        lo = 0
+        hi = n
+        while lo < hi:
+            mid = (lo + hi) >> 1
+            if labels[mid] < x:
+                lo = mid + 1
+            else:
+                hi = mid
+        out[i] = lo if lo < n and labels[lo] == x else -1
+
+
+def lookup_labels(labels: np.ndarray, ids, out: np.ndarray | None = None) -> np.ndarray:
+    """Positions of ``ids`` (original ids) in the sorted ``labels``; -1 where absent.
+
+    ``out`` may be ``ids`` itself (int64) to translate in place.
+    """
+    ids = np.ascontiguousarray(ids, dtype=np.int64)
+    if out is None:
+        out = np.empty(ids.shape, dtype=np.int64)
+    _lookup_sorted(np.ascontiguousarray(labels, dtype=np.int64), ids.reshape(-1), out.reshape(-1))
+    return out
+
+
+def distinct_ids(src: np.ndarray, dst: np.ndarray, hi: int) -> np.ndarray:
+    """The sorted distinct values of ``src`` and ``dst`` (all in ``[0, hi)``), as int64.
+
+    A byte map over ``[0, hi)`` when that is no bigger than the arrays (O(M + hi)), else a
+    sort of each array on its own (never a concatenated copy of both).
+    """
+    if hi <= 2 * (src.shape[0] + dst.shape[0]) + 4096:
+        present = np.zeros(hi, dtype=np.bool_)
+        present[src] = True
+        present[dst] = True
+        return np.flatnonzero(present).astype(np.int64, copy=False)
+    return np.union1d(np.unique(src), np.unique(dst)).astype(np.int64, copy=False)
+
+
+def compact_ids(src: np.ndarray, dst: np.ndarray, hi: int | None = None) -> np.ndarray:
+    """Relabel ``src`` and ``dst`` (int64, non-negative) IN PLACE to 0..N-1; return ``labels``.
+
+    ``labels`` (int64, sorted) holds the original id of each new vertex number, so
+    ``labels[src]`` gives the input back. Memory beyond the arrays: the label array and,
+    for very sparse ids, a sorted copy of one of the arrays at a time.
+    """
+    if hi is None:
+        hi = int(max(src.max(initial=-1), dst.max(initial=-1))) + 1
+    labels = distinct_ids(src, dst, hi)
+    _lookup_sorted(labels, src, src)
+    _lookup_sorted(labels, dst, dst)
+    return labels

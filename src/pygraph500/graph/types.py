@@ -61,6 +61,53 @@ class CSRGraph:
     def neighbours(self, v: int) -> np.ndarray:
         return self.indices[self.indptr[v]:self.indptr[v + 1]]
 
+    # ---- the Python graph ecosystem (graph/interop.py) ---------------------------------
+    @classmethod
+    def from_scipy(cls, matrix) -> "CSRGraph":
+        """Kernel 1 on a square scipy.sparse adjacency matrix (stored entries are edges).
+
+        >>> import scipy.sparse as sp
+        >>> CSRGraph.from_scipy(sp.eye_array(3, k=1, format="csr")).degree().tolist()
+        [1, 2, 1]
+        """
+        from .interop import from_scipy
+
+        return from_scipy(matrix)
+
+    def to_scipy(self, dtype=np.int8):
+        """The symmetric adjacency as a ``scipy.sparse.csr_array`` of ones.
+
+        >>> import scipy.sparse as sp
+        >>> CSRGraph.from_scipy(sp.eye_array(3, k=1, format="csr")).to_scipy().nnz
+        4
+        """
+        from .interop import to_scipy
+
+        return to_scipy(self, dtype)
+
+    @classmethod
+    def from_networkx(cls, graph, nodelist=None) -> "CSRGraph":
+        """Kernel 1 on a networkx graph; vertex ``i`` is ``nodelist[i]`` (default ``list(graph)``).
+
+        >>> import networkx as nx
+        >>> CSRGraph.from_networkx(nx.karate_club_graph()).num_directed_edges
+        156
+        """
+        from .interop import from_networkx
+
+        return from_networkx(graph, nodelist)
+
+    def to_networkx(self, nodes=None):
+        """A ``networkx.Graph``; vertex ``i`` becomes ``nodes[i]`` (default ``i``).
+
+        >>> import networkx as nx
+        >>> CSRGraph.from_networkx(nx.cycle_graph(5)).to_networkx().number_of_edges()
+        5
+        """
+        from .interop import to_networkx
+
+        return to_networkx(self, nodes)
+
 
 def index_dtype(num_vertices: int):
     """The neighbour-index dtype of the CSR contract."""
