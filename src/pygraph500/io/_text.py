@@ -1,0 +1,248 @@
+"""Compiled kernels for text edge lists: a parser of whitespace-separated columns and an
+integer formatter. Python never loops over lines or edges; it only hands over byte chunks.
+
+The parser reads ``buf[start:end]`` (whole lines) and writes edges from position ``pos`` of
+``src``/``dst`` (and ``weight`` when it has room). It stops at the first error and returns
+where, so the caller can name the line, the byte offset and the offending token.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+# Status codes of parse_lines.
+OK = 0
+BAD_INT = 1        # a vertex id that is not a non-negative integer
+NEGATIVE = 2       # a vertex id with a minus sign
+ONE_COLUMN = 3     # a data line with fewer than two columns
+COLUMNS = 4        # a line whose column count (2, or 3 and more) differs from the first one
+TOO_LARGE = 5      # a vertex id >= the vertex count the caller gave
+OVERFLOW = 6       # a vertex id beyond int64
+SLOW_FULL = 7      # the list of weights left for Python is full: call again from ``i``
+
+STATUS_NAMES = {BAD_INT: "not an integer vertex id", NEGATIVE: "negative vertex id",
+                ONE_COLUMN: "expected two columns (source target [weight])",
+                COLUMNS: "column count differs from the first data line",
+                TOO_LARGE: "vertex id out of range", OVERFLOW: "vertex id larger than 2**63-1"}
+
+_POW10 = np.array([10.0 ** k for k in range(23)])
+_TWO53 = 1 << 53
+_I64MAX = (1 << 63) - 1
+
+
+@njit(inline="always")
+def _is_blank(c):
+    return c == 32 or c == 9 or c == 13 or c == 11 or c == 12
+
+
+@njit(cache=True)
+def _fast_float(buf, b, e, pow10):
+    """(ok, value) for a decimal like -12.5e3 whose digits fit in 2**53 and whose power of
+    ten is within 10**+-22 (Clinger's fast path: one correctly rounded operation); ok is
+    False for anything else (nan, inf, hex, long mantissas), which Python's float() gets."""
+    i = b
+    neg = False
+    if i < e and (buf[i] == 45 or buf[i] == 43):
+        neg = buf[i] == 45
+        i += 1
+    mant = 0
+    ndig = 0
+    frac = 0
+    seen = False
+    while i < e and 48 <= buf[i] <= 57:
+        if mant > 900719925474099:  # more digits could exceed 2**53
+            return False, 0.0
+        mant = mant * 10 + (buf[i] - 48)
+        i += 1
+        seen = True
+    if i < e and buf[i] == 46:
+        i += 1
+        while i < e and 48 <= buf[i] <= 57:
+            if mant > 900719925474099:
+                return False, 0.0
+            mant = mant * 10 + (buf[i] - 48)
+            frac += 1
+            i += 1
+            seen = True
+    if not seen:
+        return False, 0.0
+    exp = 0
+    if i < e and (buf[i] == 101 or buf[i] == 69):
+        i += 1
+        eneg = False
+        if i < e and (buf[i] == 45 or buf[i] == 43):
+            eneg = buf[i] == 45
+            i += 1
+        if i >= e:
+            return False, 0.0
+        while i < e and 48 <= buf[i] <= 57:
+            if exp > 1000:
+                return False, 0.0
+            exp = exp * 10 + (buf[i] - 48)
+            i += 1
+        if eneg:
+            exp = -exp
+    if i != e:
+        return False, 0.0
+    ndig = exp - frac
+    if mant > _TWO53 or ndig > 22 or ndig < -22:
+        return False, 0.0
+    v = float(mant)
+    if ndig >= 0:
+        v = v * pow10[ndig]
+    else:
+        v = v / pow10[-ndig]
+    return True, -v if neg else v
+
+
+@njit(cache=True)
+def parse_lines(buf, start, end, src, dst, weight, pos, ncols, limit, pow10,
+                slow_edge, slow_beg, slow_end, slow_line, line):
+    """Parse the lines of ``buf[start:end]``.
+
+    Lines whose first non-blank byte is ``#`` or ``%`` are comments; blank lines are skipped.
+    A data line has two or more blank-separated columns: source, target, and a weight in the
+    third (columns after it are ignored). ``ncols`` is 2 (no weight kept) or 3 (the weight
+    goes to ``weight[pos]``). ``limit`` >= 0 bounds the ids (``id < limit``).
+    A weight outside the fast path is left for Python: its edge index, byte span and line go
+    to the ``slow_*`` arrays and ``weight`` gets NaN until then.
+
+    Returns (status, i, pos, line, nslow, tok_beg, tok_end, extra): ``i`` is where parsing
+    stopped, ``line`` the number of lines begun so far (1-based line of an error), and
+    ``extra`` the column count of a COLUMNS error.
+    """
+    i = start
+    nslow = 0
+    cap = slow_edge.shape[0]
+    while i < end:
+        if nslow == cap:
+            return SLOW_FULL, i, pos, line, nslow, 0, 0, 0
+        line += 1
+        while i < end and _is_blank(buf[i]):
+            i += 1
+        if i >= end:
+            break
+        c = buf[i]
+        if c == 10:
+            i += 1
+            continue
+        if c == 35 or c == 37:
+            while i < end and buf[i] != 10:
+                i += 1
+            i += 1
+            continue
+        col = 0
+        u = 0
+        v = 0
+        while True:
+            b = i
+            while i < end and buf[i] != 10 and not _is_blank(buf[i]):
+                i += 1
+            if col < 2:
+                k = b
+                if buf[k] == 43 and i - b > 1:
+                    k += 1
+                if buf[k] == 45 and i - b > 1:
+                    ok = True
+                    for t in range(k + 1, i):
+                        if not 48 <= buf[t] <= 57:
+                            ok = False
+                    return (NEGATIVE if ok else BAD_INT), i, pos, line, nslow, b, i, 0
+                x = 0
+                for t in range(k, i):
+                    d = buf[t] - 48
+                    if d < 0 or d > 9:
+                        return BAD_INT, i, pos, line, nslow, b, i, 0
+                    if x > (_I64MAX - d) // 10:
+                        return OVERFLOW, i, pos, line, nslow, b, i, 0
+                    x = x * 10 + d
+                if limit >= 0 and x >= limit:
+                    return TOO_LARGE, i, pos, line, nslow, b, i, 0
+                if col == 0:
+                    u = x
+                else:
+                    v = x
+            elif col == 2 and ncols == 3:
+                ok, w = _fast_float(buf, b, i, pow10)
+                if ok:
+                    weight[pos] = w
+                else:
+                    weight[pos] = np.nan
+                    slow_edge[nslow] = pos
+                    slow_beg[nslow] = b
+                    slow_end[nslow] = i
+                    slow_line[nslow] = line
+                    nslow += 1
+            col += 1
+            while i < end and _is_blank(buf[i]):
+                i += 1
+            if i >= end or buf[i] == 10:
+                break
+        if col < 2:
+            return ONE_COLUMN, i, pos, line, nslow, b, i, col
+        got = 3 if col >= 3 else 2
+        if got != ncols:
+            return COLUMNS, i, pos, line, nslow, b, i, col
+        src[pos] = u
+        dst[pos] = v
+        pos += 1
+        i += 1
+    return OK, i, pos, line, nslow, 0, 0, 0
+
+
+@njit(cache=True)
+def count_byte(buf, value):
+    n = 0
+    for i in range(buf.shape[0]):
+        if buf[i] == value:
+            n += 1
+    return n
+
+
+@njit(inline="always")
+def _put_int(out, w, x):
+    if x < 0:
+        out[w] = 45
+        w += 1
+        x = -x
+    if x == 0:
+        out[w] = 48
+        return w + 1
+    k = 0
+    y = x
+    while y > 0:
+        y //= 10
+        k += 1
+    e = w + k
+    while x > 0:
+        e -= 1
+        out[e] = 48 + x % 10
+        x //= 10
+    return w + k
+
+
+@njit(cache=True)
+def format_rows(cols, sep, out):
+    """Write the rows of the int64 matrix ``cols`` (k x m, column-major: cols[j] is column j)
+    as decimal text, ``sep`` between columns and a newline after each row; return the bytes
+    written. ``out`` needs 21 bytes per value."""
+    k, m = cols.shape
+    w = 0
+    for r in range(m):
+        for j in range(k):
+            if j:
+                out[w] = sep
+                w += 1
+            w = _put_int(out, w, cols[j, r])
+        out[w] = 10
+        w += 1
+    return w
+
+
+@njit(cache=True)
+def last_byte(buf, end, value):
+    """Index of the last ``value`` in ``buf[:end]``, -1 when there is none."""
+    for i in range(end - 1, -1, -1):
+        if buf[i] == value:
+            return i
+    return -1
