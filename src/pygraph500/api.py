@@ -1,0 +1,148 @@
+"""The ecosystem-style entry point: ``pygraph500.bfs(graph, source, ...)``.
+
+One call takes whatever graph the user has (a CSRGraph, a scipy.sparse matrix, a networkx
+graph, an ``(src, dst)`` pair of arrays, an EdgeList or a GraphFile read by ``read_graph``),
+builds the CSR graph when needed (kernel 1) and runs one of the registered searches.
+
+``pygraph500.bfs`` is the ``pygraph500.bfs`` package made callable (so ``pygraph500.bfs.
+ALGORITHMS`` and ``from pygraph500.bfs import ...`` still work); calling it calls ``bfs``
+below, which is also importable as ``pygraph500.api.bfs``.
+"""
+from __future__ import annotations
+
+import types
+
+import numpy as np
+
+from .bfs import DEFAULT_ALGORITHM, get_algorithm
+from .errors import InputError
+from .graph import CSRGraph, EdgeList, build_csr
+from .graph.relabel import search_in_original_labels
+
+__all__ = ["bfs", "as_csr", "AUTO_SMALL_EDGES", "SCIPY_UNREACHED"]
+
+# algorithm="auto": graphs with fewer adjacency entries than this are searched by the serial
+# ``reference`` BFS (waking a thread pool costs more than such a search), others by the default.
+AUTO_SMALL_EDGES = 1 << 15
+SCIPY_UNREACHED = -9999  # scipy.sparse.csgraph's predecessor of the root and of unreached vertices
+
+
+def _is_networkx(graph) -> bool:
+    return type(graph).__module__.split(".")[0] == "networkx"
+
+
+def as_csr(graph, source):
+    """(CSRGraph, vertex number of ``source``, GraphFile or None) for any accepted graph."""
+    import scipy.sparse as sp
+
+    from .io.formats import GraphFile
+
+    gf = None
+    if isinstance(graph, CSRGraph):
+        csr = graph
+    elif isinstance(graph, GraphFile):
+        gf = graph
+        csr = build_csr(graph.edges)
+        return csr, graph.vertex(source), gf
+    elif isinstance(graph, EdgeList):
+        csr = build_csr(graph)
+    elif sp.issparse(graph):
+        csr = CSRGraph.from_scipy(graph)
+    elif _is_networkx(graph):
+        nodes = list(graph)
+        try:
+            index = nodes.index(source)
+        except ValueError:
+            raise InputError(f"source {source!r} is not a node of the networkx graph") from None
+        return CSRGraph.from_networkx(graph, nodes), index, None
+    elif isinstance(graph, (tuple, list)) and len(graph) == 2:
+        src = np.asarray(graph[0])
+        dst = np.asarray(graph[1])
+        if src.shape != dst.shape or src.ndim != 1 or src.dtype.kind not in "iu" \
+                or dst.dtype.kind not in "iu":
+            raise InputError("(src, dst) must be two 1-D integer arrays of the same length")
+        if src.size and min(int(src.min()), int(dst.min())) < 0:
+            raise InputError("(src, dst): vertex ids must be non-negative")
+        n = int(max(src.max(initial=-1), dst.max(initial=-1))) + 1
+        if isinstance(source, (int, np.integer)) and source >= n:
+            n = int(source) + 1  # an isolated source is still a vertex
+        csr = build_csr(EdgeList(src.astype(np.int64), dst.astype(np.int64), max(n, 1)))
+    else:
+        raise InputError(
+            "graph must be a CSRGraph, a scipy.sparse matrix, a networkx graph, an EdgeList, "
+            f"a GraphFile or an (src, dst) pair of arrays; got {type(graph).__name__}")
+    if not isinstance(source, (int, np.integer)) or not 0 <= int(source) < csr.num_vertices:
+        raise InputError(f"source {source!r} is not a vertex (0..{csr.num_vertices - 1})")
+    return csr, int(source), gf
+
+
+def bfs(graph, source, *, return_predecessors=True, return_distances=False, algorithm="auto",
+        scipy_compatible=False):
+    """Breadth-first search from ``source``: predecessors and/or distances, as numpy arrays.
+
+    ``graph``: a CSRGraph (searched as it is), a square scipy.sparse matrix or array (stored
+    entries are edges, values ignored), a networkx graph (vertex ``i`` is ``list(graph)[i]``
+    and ``source`` is a node), an ``(src, dst)`` pair of integer arrays (vertices
+    ``0..max``), an EdgeList, or a GraphFile from ``read_graph`` (``source`` is then the
+    user's id, the arrays are indexed by vertex number; ``graph.user_ids`` maps them back).
+    The graph is undirected, as in Graph500: a directed input's edges are followed both ways
+    (scipy's ``directed=False``). Anything but a CSRGraph is built first (kernel 1): to search
+    one graph many times, build it once with ``CSRGraph.from_scipy`` / ``from_networkx`` /
+    ``build_csr``.
+
+    Returns the predecessors, the distances, or ``(predecessors, distances)``, as asked.
+    predecessors (int64): Graph500's convention, ``-1`` where unreached, the source its own
+    parent; with ``scipy_compatible=True``, scipy's: ``-9999`` for the source and unreached
+    vertices. distances: int64 hops, ``-1`` where unreached; with ``scipy_compatible=True``
+    float64 with ``inf`` there (as ``scipy.sparse.csgraph.shortest_path`` gives).
+    ``algorithm``: a name of ``pygraph500.bfs.ALGORITHMS``, or "auto" (the serial reference
+    BFS below ``AUTO_SMALL_EDGES`` adjacency entries, else the parallel default).
+    Several algorithms may pick different (equally valid) parents; distances never differ.
+
+    >>> import networkx as nx, pygraph500
+    >>> pred, dist = pygraph500.bfs(nx.path_graph(4), 0, return_distances=True)
+    >>> pred.tolist(), dist.tolist()
+    ([0, 0, 1, 2], [0, 1, 2, 3])
+    >>> import scipy.sparse as sp
+    >>> a = sp.csr_array(([1, 1], ([0, 1], [1, 2])), shape=(4, 4))
+    >>> pygraph500.bfs(a, 0, scipy_compatible=True).tolist()
+    [-9999, 0, 1, -9999]
+    >>> pygraph500.bfs(([0, 1], [1, 2]), 2, return_predecessors=False, return_distances=True).tolist()
+    [2, 1, 0]
+    """
+    if not (return_predecessors or return_distances):
+        raise InputError("bfs: ask for predecessors, distances or both")
+    if isinstance(graph, (tuple, list)) and len(graph) == 2:
+        graph = (np.asarray(graph[0]), np.asarray(graph[1]))
+    csr, root, _ = as_csr(graph, source)
+    if algorithm == "auto":
+        algorithm = "reference" if csr.num_directed_edges < AUTO_SMALL_EDGES else DEFAULT_ALGORITHM
+    fn = get_algorithm(algorithm)
+    result = search_in_original_labels(fn, csr, root, depth=bool(return_distances))
+    out = []
+    if return_predecessors:
+        pred = np.asarray(result.parent, dtype=np.int64)
+        if scipy_compatible:
+            pred = np.where(pred < 0, SCIPY_UNREACHED, pred)
+            pred[root] = SCIPY_UNREACHED
+        out.append(pred)
+    if return_distances:
+        depth = np.asarray(result.depth, dtype=np.int64)
+        depth = np.where(result.parent < 0, -1, depth)
+        if scipy_compatible:
+            depth = np.where(depth < 0, np.inf, depth.astype(np.float64))
+        out.append(depth)
+    return out[0] if len(out) == 1 else tuple(out)
+
+
+class _CallablePackage(types.ModuleType):
+    """The ``pygraph500.bfs`` package, callable as ``pygraph500.api.bfs``."""
+
+    def __call__(self, graph, source, **options):
+        return bfs(graph, source, **options)
+
+
+def make_callable(package: types.ModuleType) -> None:
+    """Make the ``pygraph500.bfs`` package callable (calls ``bfs``); its contents are unchanged."""
+    package.__class__ = _CallablePackage
+    _CallablePackage.__call__.__doc__ = bfs.__doc__
