@@ -2,10 +2,17 @@
 
 Graph500 semantics are the default: 64 roots, a warm-up search, validation after every
 search (untimed), the official statistics. Anything else (``validate=False``, another root
-count) is recorded in ``labels`` and shown in the output.
+count, a user's graph read from ``input`` instead of the generator) is recorded in
+``labels`` and shown in the output.
+
+With ``input`` the graph is read from a file (``io.read_graph``, any of its formats) instead
+of generated: ``graph_generation`` is then the read time, SCALE is ``ceil(log2 N)`` and
+edgefactor ``M / N`` rounded (both labelled), roots are chosen by the reference rule over the
+file's N vertices, and roots are reported in the file's ids.
 """
 from __future__ import annotations
 
+import math
 import time
 from dataclasses import dataclass, field
 
@@ -35,10 +42,14 @@ class RunConfig:
     threads: int | None = None
     validate: bool = True
     sort_vertices: str | None = None
+    input: str | None = None          # a user's edge list instead of the generator
+    input_format: str | None = None   # io.FORMATS name; default from the file name
+    num_vertices: int | None = None   # the input's vertex count (ids below it, no relabelling)
 
     def check(self) -> None:
         """InputError for anything out of range, before any work is done."""
-        check_scale(self.scale, self.edgefactor)
+        if self.input is None:
+            check_scale(self.scale, self.edgefactor)
         self.seed = check_seed(self.seed)
         get_algorithm(self.algorithm)
         if self.sort_vertices not in SORT_VERTICES:
@@ -83,6 +94,26 @@ class BenchmarkResult:
     threads: int
     labels: list[str] = field(default_factory=list)
     warmup_time: float = 0.0
+    source: object | None = None  # the io.GraphFile read with RunConfig.input, else None
+
+    @property
+    def scale(self) -> int:
+        """SCALE: the configured one, or ceil(log2 N) of an input graph."""
+        if self.source is None:
+            return self.config.scale
+        return max(0, math.ceil(math.log2(max(1, self.num_vertices))))
+
+    @property
+    def edgefactor(self) -> int:
+        """edgefactor: the configured one, or M / N rounded for an input graph."""
+        if self.source is None:
+            return self.config.edgefactor
+        return int(round(self.num_edges / max(1, self.num_vertices)))
+
+    def user_ids(self, vertices):
+        """Vertex numbers as the input file's ids (identity for generated graphs)."""
+        v = np.asarray(vertices, dtype=np.int64)
+        return v if self.source is None else self.source.user_ids(v)
 
     @property
     def valid(self) -> bool:
@@ -97,8 +128,8 @@ class BenchmarkResult:
         times = [r.time for r in self.runs]
         nedges = [r.nedge for r in self.runs]
         out: dict[str, float] = {
-            "SCALE": self.config.scale,
-            "edgefactor": self.config.edgefactor,
+            "SCALE": self.scale,
+            "edgefactor": self.edgefactor,
             "NBFS": len(self.runs),
             "graph_generation": self.generation_time,
             "num_mpi_processes": 1,
@@ -135,9 +166,11 @@ def run_benchmark(config: RunConfig, progress=None) -> BenchmarkResult:
     config.check()
     report = progress or (lambda *a: None)
     threads = _set_threads(config.threads)
-    n = 1 << config.scale
-    m = config.edgefactor << config.scale
-    require_memory(estimate_run_bytes(n, m), f"SCALE {config.scale}, edgefactor {config.edgefactor}")
+    source = None
+    if config.input is None:
+        n = 1 << config.scale
+        m = config.edgefactor << config.scale
+        require_memory(estimate_run_bytes(n, m), f"SCALE {config.scale}, edgefactor {config.edgefactor}")
     bfs = get_algorithm(config.algorithm)
 
     # Load (or compile) the numba code on a tiny graph first, so the timed phases measure the
@@ -151,11 +184,22 @@ def run_benchmark(config: RunConfig, progress=None) -> BenchmarkResult:
     count_component_edges(tiny, warm.parent)
     warmup_time = time.perf_counter() - t0
 
-    report("generation", 0, 1)
-    t0 = time.perf_counter()
-    edges = kronecker(config.scale, config.edgefactor, config.seed)
-    generation_time = time.perf_counter() - t0
-    report("generation", 1, 1)
+    if config.input is None:
+        report("generation", 0, 1)
+        t0 = time.perf_counter()
+        edges = kronecker(config.scale, config.edgefactor, config.seed)
+        generation_time = time.perf_counter() - t0
+        report("generation", 1, 1)
+    else:
+        from ..io.formats import read_graph
+
+        t0 = time.perf_counter()
+        source = read_graph(config.input, format=config.input_format,
+                            num_vertices=config.num_vertices, progress=report)
+        generation_time = time.perf_counter() - t0
+        edges = source.edges
+        n, m = edges.num_vertices, edges.num_edges
+        require_memory(estimate_run_bytes(n, m), f"the graph of {config.input}")
 
     report("construction", 0, 1)
     t0 = time.perf_counter()
@@ -165,6 +209,12 @@ def run_benchmark(config: RunConfig, progress=None) -> BenchmarkResult:
 
     roots = choose_roots(degree_in_original_labels(graph) > 0, config.seed, config.num_roots)
     labels = []
+    if source is not None:
+        labels.append(
+            f"graph read from {config.input} ({source.format}, {n} vertices, {m} edge tuples"
+            + (", directed, searched as undirected" if source.directed else "")
+            + (", ids relabelled 0..N-1, roots reported in the file's ids" if source.relabelled else "")
+            + "): graph_generation is the read time, SCALE = ceil(log2 N), edgefactor = M/N rounded")
     if config.num_roots != NUM_ROOTS:
         labels.append(f"{config.num_roots} roots requested (Graph500: {NUM_ROOTS})")
     if len(roots) < config.num_roots:
@@ -196,7 +246,7 @@ def run_benchmark(config: RunConfig, progress=None) -> BenchmarkResult:
             break  # the reference stops at the first invalid tree
     report("search", len(roots), len(roots))
     return BenchmarkResult(config, n, m, generation_time, construction_time, roots, runs, threads,
-                           labels, warmup_time)
+                           labels, warmup_time, source)
 
 
 def result_json(result: BenchmarkResult) -> dict:
@@ -205,7 +255,7 @@ def result_json(result: BenchmarkResult) -> dict:
 
     info = system_info()
     c = result.config
-    return {
+    doc = {
         "official": result.official() if result.valid and result.runs else None,
         "valid": result.valid,
         "labels": result.labels,
@@ -224,10 +274,21 @@ def result_json(result: BenchmarkResult) -> dict:
             "teps_counting": TEPS_COUNTING_RULE,
             "versions": {k: info[k] for k in ("pygraph500", "python", "numpy", "numba", "scipy")},
         },
-        "roots": result.roots.tolist(),
+        "roots": result.user_ids(result.roots).tolist(),
         "runs": [
-            {"root": r.root, "time": r.time, "nedge": r.nedge, "teps": r.teps, "valid": r.valid,
-             "validate_time": r.validate_time, "rule": r.rule, "levels": r.levels}
+            {"root": int(result.user_ids(r.root)), "time": r.time, "nedge": r.nedge,
+             "teps": r.teps, "valid": r.valid, "validate_time": r.validate_time, "rule": r.rule,
+             "levels": r.levels}
             for r in result.runs
         ],
     }
+    if result.source is not None:  # new keys only: a generated run's document is unchanged
+        g = result.source
+        doc["parameters"]["scale"] = result.scale
+        doc["parameters"]["edgefactor"] = result.edgefactor
+        doc["parameters"]["input"] = {
+            "path": c.input, "format": g.format, "num_vertices": g.num_vertices,
+            "num_edges": g.num_edges, "directed": g.directed, "relabelled": g.relabelled,
+            "root_vertices": result.roots.tolist(),
+        }
+    return doc
