@@ -63,6 +63,10 @@ def build_parser() -> argparse.ArgumentParser:
                      help="print per-level statistics of the first search")
     run.add_argument("--no-validate", dest="validate", action="store_false",
                      help="skip validation (the result is then not a Graph500 result)")
+    run.add_argument("--input", "-i", metavar="FILE",
+                     help="run on a user's edge list instead of the generator (any format of "
+                          "`graph500 convert`); --scale/--edgefactor/--seed then only pick roots")
+    _add_input_args(run)
 
     gen = sub.add_parser(
         "generate", help="write the Kronecker edge list to a file",
@@ -80,7 +84,68 @@ def build_parser() -> argparse.ArgumentParser:
     val.add_argument("--root", type=int, required=True, help="the search key")
 
     sub.add_parser("info", help="versions, threads, and whether MPI and a GPU are usable")
+
+    one = sub.add_parser(
+        "bfs", help="one search on a user's graph file, optionally writing the tree",
+        description="Read FILE, search from --root (the file's own id), validate the tree by "
+                    "the Graph500 rules and print a summary. --out writes one row per reached "
+                    "vertex, `vertex, parent[, distance]`, in the file's ids: an int64 table "
+                    "(.npy) or CSV (.csv). Exit status 1 when the tree is invalid (nothing is "
+                    "written then).")
+    one.add_argument("file", metavar="FILE", help=f"edge list ({_FORMATS_HELP})")
+    one.add_argument("--root", "-r", type=int, required=True, help="the source vertex (file's id)")
+    one.add_argument("--out", "-o", metavar="FILE", help="write the tree: .npy or .csv")
+    one.add_argument("--distances", "-d", action="store_true",
+                     help="add the distance (hops from the root) as a third column")
+    one.add_argument("--algorithm", "-a", default=DEFAULT_ALGORITHM,
+                     help=f"BFS algorithm: {', '.join(ALGORITHMS)} (default {DEFAULT_ALGORITHM})")
+    one.add_argument("--threads", "-t", type=int, default=None, help="worker threads (default: all)")
+    one.add_argument("--no-validate", dest="validate", action="store_false",
+                     help="skip validation of the tree")
+    _add_input_args(one)
+    one.add_argument("--quiet", "-q", action="store_true", help="no progress on stderr")
+
+    conv = sub.add_parser(
+        "convert", help="convert an edge list between file formats",
+        description="Read IN and write OUT, formats from the file names (or --from/--to): "
+                    f"{_FORMATS_HELP}. Ids are kept as they are in the file. What OUT's format "
+                    "cannot hold (weights, direction) is reported on stderr.")
+    conv.add_argument("input", metavar="IN")
+    conv.add_argument("output", metavar="OUT")
+    conv.add_argument("--from", dest="format", metavar="FORMAT", help="format of IN")
+    conv.add_argument("--to", dest="to_format", metavar="FORMAT", help="format of OUT")
+    conv.add_argument("--num-vertices", type=int, default=None, metavar="N",
+                      help="vertex count of IN (its ids must be below N)")
+    conv.add_argument("--quiet", "-q", action="store_true", help="no progress on stderr")
+
+    plot = sub.add_parser(
+        "plot", help="PNG figures of a `run --json` result",
+        description="Write teps.png (TEPS per search, harmonic mean marked), levels.png "
+                    "(frontier, edges examined, discovered and unique ratio per level of the "
+                    "first search: thesis Table 4.1 / Fig. 4.13) and level_times.png (time per "
+                    "level and direction, first search and all searches) into DIR. Needs "
+                    "matplotlib (pip install 'pygraph500[plot]').")
+    plot.add_argument("result", metavar="RESULT.json")
+    plot.add_argument("--out", "-o", required=True, metavar="DIR", help="directory for the PNGs")
+
+    cmp_ = sub.add_parser(
+        "compare", help="side-by-side official statistics of several `run --json` results",
+        description="Print one row per official statistic, one column per result, and the "
+                    "ratio of each result to the first.")
+    cmp_.add_argument("results", metavar="RESULT.json", nargs="+")
     return parser
+
+
+_FORMATS_HELP = ("snap text .txt/.tsv/.el (+.gz), Matrix Market .mtx, Graph500 binary "
+                 ".bin/.edges, packed 48-bit .p48, NumPy .npy/.npz")
+
+
+def _add_input_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--format", "-f", default=None, metavar="FORMAT",
+                   help="snap, mtx, g500, packed48, npy or npz (default: from the file name)")
+    p.add_argument("--num-vertices", "-n", type=int, default=None, metavar="N",
+                   help="vertex count: ids must be below N (default: from the ids; sparse ids "
+                        "are relabelled and reported back in the file's ids)")
 
 
 def _cmd_run(args) -> int:
@@ -93,7 +158,8 @@ def _cmd_run(args) -> int:
     config = RunConfig(scale=args.scale, edgefactor=args.edgefactor, seed=tuple(args.seed),
                        num_roots=args.roots, algorithm=args.algorithm, threads=args.threads,
                        validate=args.validate,
-                       sort_vertices=None if args.sort_vertices == "none" else args.sort_vertices)
+                       sort_vertices=None if args.sort_vertices == "none" else args.sort_vertices,
+                       input=args.input, input_format=args.format, num_vertices=args.num_vertices)
     result = run_benchmark(config, Progress(False if args.quiet else None))
     for label in result.labels:
         print(f"# NOTE: {label}")
@@ -150,11 +216,52 @@ def _cmd_info(args) -> int:
     return 0
 
 
+def _cmd_bfs(args) -> int:
+    from .benchmark.single import search_file
+    from .report import Progress
+
+    result = search_file(args.file, args.root, out=args.out, distances=args.distances,
+                         algorithm=args.algorithm, format=args.format,
+                         num_vertices=args.num_vertices, validate_tree=args.validate,
+                         threads=args.threads, progress=Progress(False if args.quiet else None))
+    print(result.summary())
+    return 1 if result.valid is False else 0
+
+
+def _cmd_convert(args) -> int:
+    from .io import convert_graph
+    from .report import Progress
+
+    graph, notes = convert_graph(args.input, args.output, in_format=args.format,
+                                 out_format=args.to_format, num_vertices=args.num_vertices,
+                                 progress=Progress(False if args.quiet else None))
+    for note in notes:
+        print(f"# NOTE: {note}", file=sys.stderr)
+    print(f"wrote {args.output}: {graph.num_edges} edge tuples, {graph.num_vertices} vertices")
+    return 0
+
+
+def _cmd_plot(args) -> int:
+    from .report import plot_result
+
+    for path in plot_result(args.result, args.out):
+        print(path)
+    return 0
+
+
+def _cmd_compare(args) -> int:
+    from .report import compare_results
+
+    print(compare_results(args.results))
+    return 0
+
+
 def main(argv=None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     handler = {"run": _cmd_run, "generate": _cmd_generate, "validate": _cmd_validate,
-               "info": _cmd_info}[args.command]
+               "info": _cmd_info, "bfs": _cmd_bfs, "convert": _cmd_convert, "plot": _cmd_plot,
+               "compare": _cmd_compare}[args.command]
     try:
         return handler(args)
     except Graph500Error as exc:
