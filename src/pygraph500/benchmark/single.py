@@ -46,6 +46,7 @@ class SingleSearch:
     out: str | None = None
     rows: int = 0
     levels: list = field(default_factory=list)
+    root_degree: int = 0
 
     @property
     def teps(self) -> float:
@@ -62,7 +63,8 @@ class SingleSearch:
             f"{g.num_edges} edge tuples, {kind}{ids})",
             f"read_time:         {self.read_time:.6g} s",
             f"construction_time: {self.construction_time:.6g} s",
-            f"root:              {self.root}",
+            f"root:              {self.root}" + ("" if self.root_degree else
+                                                     " (no neighbours: the search reaches only the root)"),
             f"reached:           {self.reached} vertices, {self.nedge} edge tuples in the "
             f"component" + (f", max depth {self.max_depth}" if self.max_depth is not None else ""),
             f"bfs_time:          {self.time:.6g} s ({self.algorithm}, {self.threads} threads)",
@@ -115,6 +117,7 @@ def search_file(path: str, root: int, *, out: str | None = None, distances: bool
     csr = build_csr(graph.edges)
     construction_time = time.perf_counter() - t0
     report("construction", 1, 1)
+    root_degree = int(csr.indptr[r + 1] - csr.indptr[r])
 
     t0 = time.perf_counter()
     result = bfs(csr, r, depth=distances)
@@ -125,7 +128,7 @@ def search_file(path: str, root: int, *, out: str | None = None, distances: bool
     run = SingleSearch(graph, int(root), r, parent, result.depth if distances else None,
                        read_time, construction_time, elapsed, 0, reached, algorithm, nthreads,
                        levels=result.levels.as_dicts() if hasattr(result.levels, "as_dicts")
-                       else [lv.as_dict() for lv in result.levels])
+                       else [lv.as_dict() for lv in result.levels], root_degree=root_degree)
     if validate_tree:
         t0 = time.perf_counter()
         verdict = validate(graph.edges, parent, r)

@@ -50,8 +50,8 @@ def compare_results(paths: list[str]) -> str:
         raise InputError("compare needs two or more result files")
     docs = [load_result(p) for p in paths]
     names = [os.path.basename(p) for p in paths]
-    if len(set(names)) < len(names):
-        names = paths
+    if len(set(names)) < len(names):  # the same name twice: number the columns
+        names = [f"{i + 1}:{n}" for i, n in enumerate(names)]
     keys: list[str] = []
     for d in docs:
         for k in (d.get("official") or {}):

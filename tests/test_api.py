@@ -1,0 +1,148 @@
+"""pygraph500.bfs in the ecosystem's style: every kind of graph in, Graph500 or scipy
+conventions out; distances checked against networkx, trees against the graph itself."""
+import doctest
+
+import networkx as nx
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from scipy.sparse.csgraph import breadth_first_order, shortest_path
+
+import pygraph500
+from pygraph500 import CSRGraph, EdgeList, InputError, build_csr
+from pygraph500.bfs import ALGORITHMS
+
+GRAPHS = {
+    "karate": nx.karate_club_graph,
+    "lesmis": nx.les_miserables_graph,
+    "florentine": nx.florentine_families_graph,
+    "grid": lambda: nx.grid_2d_graph(15, 11),
+    "path": lambda: nx.path_graph(1500),
+    "two-parts": lambda: nx.disjoint_union(nx.cycle_graph(7), nx.star_graph(5)),
+}
+
+
+def check_tree(adj: sp.csr_array, pred, dist, root):
+    """Graph500 rules on our own: root its own parent, parents are neighbours one level up."""
+    reached = np.flatnonzero(dist >= 0)
+    assert pred[root] == root and dist[root] == 0
+    np.testing.assert_array_equal(pred < 0, dist < 0)
+    others = reached[reached != root]
+    p = pred[others]
+    assert np.all(dist[p] == dist[others] - 1)
+    assert np.all(np.asarray(adj[others, p]).ravel() != 0)
+
+
+@pytest.mark.parametrize("name", list(GRAPHS))
+def test_every_input_kind_matches_networkx(name):
+    G = GRAPHS[name]()
+    nodes = list(G)
+    a = nx.to_scipy_sparse_array(G, nodelist=nodes, format="csr")
+    coo = a.tocoo()
+    csr = CSRGraph.from_networkx(G)
+    for k in sorted({0, len(nodes) // 3, len(nodes) - 1}):
+        expect = np.full(len(nodes), -1)
+        for v, d in nx.single_source_shortest_path_length(G, nodes[k]).items():
+            expect[nodes.index(v)] = d
+        inputs = [(G, nodes[k]), (a, k), ((coo.row, coo.col), k), (csr, k),
+                  (EdgeList(coo.row.astype(np.int64), coo.col.astype(np.int64), len(nodes)), k)]
+        for graph, source in inputs:
+            pred, dist = pygraph500.bfs(graph, source, return_distances=True)
+            assert pred.dtype == np.int64 and dist.dtype == np.int64
+            np.testing.assert_array_equal(dist, expect)
+            check_tree(a, pred, dist, k)
+
+
+@pytest.mark.parametrize("algorithm", sorted(ALGORITHMS) + ["auto"])
+def test_every_algorithm_same_distances(algorithm):
+    G = nx.grid_2d_graph(20, 20)
+    a = nx.to_scipy_sparse_array(G, format="csr")
+    pred, dist = pygraph500.bfs(a, 5, return_distances=True, algorithm=algorithm)
+    expect = shortest_path(a, unweighted=True, indices=5, directed=False)
+    np.testing.assert_array_equal(dist, expect.astype(np.int64))
+    check_tree(a, pred, dist, 5)
+
+
+def test_scipy_compatible_conventions():
+    a = sp.csr_array(([1, 1, 1], ([0, 1, 3], [1, 2, 4])), shape=(6, 6))
+    pred, dist = pygraph500.bfs(a, 0, return_distances=True, scipy_compatible=True)
+    _, spred = breadth_first_order(a, 0, directed=False, return_predecessors=True)
+    np.testing.assert_array_equal(pred, spred)  # a path: the tree is unique
+    assert pred[0] == -9999 and pred[3] == -9999
+    np.testing.assert_array_equal(dist, shortest_path(a, unweighted=True, indices=0, directed=False))
+    assert dist.dtype == np.float64 and np.isinf(dist[5])
+    g500 = pygraph500.bfs(a, 0)
+    np.testing.assert_array_equal(g500, [0, 0, 1, -1, -1, -1])
+    only = pygraph500.bfs(a, 0, return_predecessors=False, return_distances=True)
+    np.testing.assert_array_equal(only, [0, 1, 2, -1, -1, -1])
+
+
+def test_directed_input_is_searched_undirected():
+    D = nx.DiGraph([(0, 1), (2, 1), (3, 2)])
+    dist = pygraph500.bfs(D, 0, return_predecessors=False, return_distances=True)
+    np.testing.assert_array_equal(dist, [0, 1, 2, 3])
+    a = nx.to_scipy_sparse_array(D, format="csr")
+    np.testing.assert_array_equal(
+        pygraph500.bfs(a, 0, return_predecessors=False, return_distances=True), [0, 1, 2, 3])
+
+
+def test_isolated_source_of_edge_arrays():
+    pred, dist = pygraph500.bfs((np.array([0, 1]), np.array([1, 2])), 6, return_distances=True)
+    assert pred.shape == (7,) and pred[6] == 6 and dist[6] == 0 and np.all(dist[:6] == -1)
+
+
+def test_conversions_roundtrip():
+    G = nx.les_miserables_graph()
+    nodes = sorted(G)
+    g = CSRGraph.from_networkx(G, nodes)
+    assert g.num_vertices == G.number_of_nodes() and g.num_directed_edges == 2 * G.number_of_edges()
+    back = g.to_networkx(nodes=nodes)
+    assert nx.utils.graphs_equal(nx.Graph(back.edges()), nx.Graph(G.edges()))
+    a = g.to_scipy()
+    assert isinstance(a, sp.csr_array) and a.shape == (77, 77) and (a != a.T).nnz == 0
+    g2 = CSRGraph.from_scipy(a)
+    np.testing.assert_array_equal(g2.indptr, g.indptr)
+    np.testing.assert_array_equal(g2.indices, g.indices)
+    # explicit zeros are edges, as in scipy.sparse.csgraph; self-loops and duplicates go
+    m = sp.coo_array((np.array([0.0, 1, 1, 1]), (np.array([0, 1, 1, 2]), np.array([1, 1, 2, 1]))),
+                     shape=(3, 3))
+    g3 = CSRGraph.from_scipy(m)
+    assert g3.indptr.tolist() == [0, 1, 3, 4] and g3.indices.tolist() == [1, 0, 2, 1]
+    assert build_csr(EdgeList(np.array([0]), np.array([1]), 2)).to_networkx().number_of_edges() == 1
+
+
+def test_bad_calls():
+    a = sp.eye_array(3, k=1, format="csr")
+    with pytest.raises(InputError, match="not a vertex"):
+        pygraph500.bfs(a, 3)
+    with pytest.raises(InputError, match="not a node"):
+        pygraph500.bfs(nx.path_graph(3), "x")
+    with pytest.raises(InputError, match="square"):
+        pygraph500.bfs(sp.csr_array((2, 3)), 0)
+    with pytest.raises(InputError, match="graph must be"):
+        pygraph500.bfs({"a": 1}, 0)
+    with pytest.raises(InputError, match="predecessors, distances or both"):
+        pygraph500.bfs(a, 0, return_predecessors=False)
+    with pytest.raises(InputError, match="unknown BFS algorithm"):
+        pygraph500.bfs(a, 0, algorithm="dfs")
+    with pytest.raises(InputError, match="non-negative"):
+        pygraph500.bfs((np.array([-1]), np.array([2])), 2)
+
+
+def test_package_is_callable_and_still_a_package():
+    import pygraph500.bfs as package  # noqa: F401  (the import path keeps working)
+    from pygraph500 import bfs
+
+    assert callable(bfs) and "direction-optimizing" in bfs.ALGORITHMS
+    assert bfs.ALGORITHMS is ALGORITHMS
+    assert pygraph500.api.bfs.__doc__ in type(bfs).__call__.__doc__
+
+
+@pytest.mark.parametrize("module", ["pygraph500.api", "pygraph500.graph.interop",
+                                    "pygraph500.graph.types"])
+def test_docstring_examples_run(module):
+    import importlib
+
+    mod = importlib.import_module(module)
+    failed, attempted = doctest.testmod(mod, optionflags=doctest.ELLIPSIS)
+    assert attempted > 0 and failed == 0
