@@ -376,3 +376,14 @@ def test_cli_convert_and_run_input(tmp_path, capsys):
     capsys.readouterr()
     assert json.loads(ref.read_text())["roots"] == doc["roots"]
     assert [r["nedge"] for r in json.loads(ref.read_text())["runs"]] == [r["nedge"] for r in doc["runs"]]
+
+
+def test_written_files_get_the_usual_mode(tmp_path):
+    """atomic_writer's temporary file is 0600; the renamed result has open()'s mode."""
+    umask = os.umask(0o022)
+    try:
+        path = tmp_path / "g.txt"
+        write_graph(graph_of([0], [1]), str(path))
+        assert (os.stat(path).st_mode & 0o777) == 0o644
+    finally:
+        os.umask(umask)

@@ -43,6 +43,10 @@ def atomic_writer(path: str, mode: str = "wb"):
     try:
         with os.fdopen(fd, mode) as f:
             yield f
+        # mkstemp makes the file 0600; give it the mode a plain open() would have
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)
         os.replace(tmp, path)
     except BaseException:
         with contextlib.suppress(FileNotFoundError):
@@ -61,9 +65,16 @@ def write_edges(edges: EdgeList, path: str) -> None:
 
 def write_text_edges(edges: EdgeList, path: str) -> None:
     """Write one ``v0 v1`` line per tuple, in generation order."""
-    with atomic_writer(path, "w") as f:
-        f.write(f"# {edges.num_edges} edge tuples over {edges.num_vertices} vertices (v0 v1)\n")
-        np.savetxt(f, np.column_stack([edges.src, edges.dst]), fmt="%d")
+    from . import _text
+
+    step = 1 << 18
+    out = np.empty(step * 2 * 21, dtype=np.uint8)
+    with atomic_writer(path, "wb") as f:
+        f.write(f"# {edges.num_edges} edge tuples over {edges.num_vertices} vertices (v0 v1)\n".encode())
+        for a in range(0, edges.num_edges, step):  # compiled formatting, a chunk at a time
+            cols = np.stack([edges.src[a:a + step], edges.dst[a:a + step]]).astype(np.int64)
+            k = _text.format_rows(cols, 32, out)
+            f.write(memoryview(out[:k]))
 
 
 def write_json(obj, path: str) -> None:
@@ -76,57 +87,16 @@ def _open_error(path: str, exc: OSError) -> InputError:
     return InputError(f"cannot read {path}: {exc.strerror or exc}")
 
 
-def _read_text_edges(path: str) -> np.ndarray:
-    rows = []
-    try:
-        with open(path) as f:
-            for lineno, line in enumerate(f, 1):
-                text = line.strip()
-                if not text or text.startswith("#"):
-                    continue
-                fields = text.split()
-                if len(fields) < 2:
-                    raise InputError(f"{path}:{lineno}: expected two vertex labels, got {text!r}")
-                try:
-                    rows.append((int(fields[0]), int(fields[1])))
-                except ValueError:
-                    raise InputError(f"{path}:{lineno}: not an integer pair: {text!r}") from None
-    except OSError as exc:
-        raise _open_error(path, exc) from None
-    except UnicodeDecodeError:
-        raise InputError(f"{path}: not a text edge list (use .bin/.edges for binary)") from None
-    return np.array(rows, dtype=np.int64).reshape(-1, 2)
-
-
-def _read_binary_edges(path: str) -> np.ndarray:
-    try:
-        size = os.path.getsize(path)
-        if size % 16:
-            raise InputError(f"{path}: size {size} bytes is not a whole number of int64 pairs")
-        return np.fromfile(path, dtype=_EDGE_DTYPE).astype(np.int64, copy=False).reshape(-1, 2)
-    except OSError as exc:
-        raise _open_error(path, exc) from None
-
-
 def read_edges(path: str, num_vertices: int | None = None) -> EdgeList:
     """Read an edge list: ``.txt`` as text pairs, anything else as binary int64 pairs.
 
     ``num_vertices`` defaults to the largest label + 1; labels must be in [0, num_vertices).
+    Labels are never relabelled. (The readers are those of ``formats.read_graph``.)
     """
-    pairs = _read_text_edges(path) if path.endswith(".txt") else _read_binary_edges(path)
-    src = np.ascontiguousarray(pairs[:, 0])
-    dst = np.ascontiguousarray(pairs[:, 1])
-    if src.size:
-        lo = min(int(src.min()), int(dst.min()))
-        if lo < 0:
-            i = int(np.flatnonzero((src < 0) | (dst < 0))[0])
-            raise InputError(f"{path}: edge {i} has a negative vertex label ({src[i]}, {dst[i]})")
-    hi = max(int(src.max()), int(dst.max())) + 1 if src.size else 0
-    n = hi if num_vertices is None else int(num_vertices)
-    if hi > n:
-        i = int(np.flatnonzero((src >= n) | (dst >= n))[0])
-        raise InputError(f"{path}: edge {i} ({src[i]}, {dst[i]}) has a label >= {n} vertices")
-    return EdgeList(src, dst, max(n, 1))
+    from .formats import read_graph
+
+    fmt = "snap" if path.endswith(".txt") else "g500"
+    return read_graph(path, format=fmt, num_vertices=num_vertices, relabel=False).edges
 
 
 def read_parents(path: str) -> np.ndarray:
