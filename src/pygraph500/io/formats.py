@@ -210,7 +210,7 @@ def read_graph(path: str, *, format: str | None = None, num_vertices: int | None
     size = _check_readable(path)
     if size == 0:
         raise InputError(f"{path}: empty file (no edges)")
-    report = progress or (lambda *a: None)
+    report = _in_mib(progress) if progress else (lambda *a: None)
     limit = -1 if num_vertices is None else num_vertices
     reader = {"snap": _read_text, "mtx": _read_mtx, "g500": _read_g500,
               "packed48": _read_packed48, "npy": _read_npy, "npz": _read_npz}[format]
@@ -232,6 +232,20 @@ def read_graph(path: str, *, format: str | None = None, num_vertices: int | None
     if directed is None:
         directed = bool(file_directed)
     return GraphFile(EdgeList(src, dst, n), labels, weights, bool(directed), path, format)
+
+
+def _in_mib(progress):
+    """``progress`` told bytes, shown in whole MiB for files of a MiB or more ("reading
+    (MiB): 96/222"); the total is reached only at the end. Other phases pass through."""
+    def report(phase, done, total):
+        if phase not in ("reading", "scanning") or total <= 1:
+            progress(phase, done, total)
+        elif total >= 1 << 20:
+            whole = -(-total >> 20)
+            progress(f"{phase} (MiB)", whole if done >= total else min(done >> 20, whole - 1), whole)
+        else:
+            progress(f"{phase} (bytes)", done, total)
+    return report
 
 
 def _read_into(f, view: memoryview) -> int:
