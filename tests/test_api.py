@@ -139,7 +139,7 @@ def test_package_is_callable_and_still_a_package():
 
 
 @pytest.mark.parametrize("module", ["pygraph500.api", "pygraph500.graph.interop",
-                                    "pygraph500.graph.types"])
+                                    "pygraph500.graph.types", "pygraph500.io.formats"])
 def test_docstring_examples_run(module):
     import importlib
 
