@@ -94,8 +94,11 @@ def _plot_teps(plt, doc, path):
     if len(teps):
         med = float(np.median(teps))
         ax.axhline(med, color="#555555", linestyle="--", linewidth=1, label=f"median {med:.4g}")
-    if len(teps) and teps.min() > 0 and teps.max() / teps.min() > 20:
+    log = bool(len(teps) and teps.min() > 0 and teps.max() / teps.min() > 20)
+    if log:
         ax.set_yscale("log")
+    if len(teps):  # headroom above the bars for the legend
+        ax.set_ylim(top=teps.max() * (4 if log else 1.3))
     ax.set_xlabel("search (root)")
     ax.set_ylabel("TEPS (traversed edges per second)")
     ax.set_title(f"TEPS per search: {_title(doc)}", fontsize=10)
@@ -103,7 +106,7 @@ def _plot_teps(plt, doc, path):
         ax.set_xticks(x)
         ax.set_xticklabels([str(r) for r in roots], rotation=90, fontsize=6)
     ax.set_xlim(-0.8, len(x) - 0.2)
-    ax.legend(loc="lower right", fontsize=8, framealpha=0.9)
+    ax.legend(loc="upper center", ncol=3, fontsize=8, framealpha=0.9)
     ax.grid(axis="y", alpha=0.3, which="both")
     fig.tight_layout()
     _save(fig, path)
