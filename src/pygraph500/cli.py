@@ -133,6 +133,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Print one row per official statistic, one column per result, and the "
                     "ratio of each result to the first.")
     cmp_.add_argument("results", metavar="RESULT.json", nargs="+")
+    _add_apsp_parser(sub)
     return parser
 
 
@@ -256,12 +257,81 @@ def _cmd_compare(args) -> int:
     return 0
 
 
+
+def _add_apsp_parser(sub) -> None:
+    from .apsp import ALGORITHMS, BACKENDS, DTYPES
+
+    ap = sub.add_parser(
+        "apsp", help="all-pairs shortest paths (paper 004): blocked Floyd-Warshall and others",
+        description="Solve all-pairs shortest paths on a dense weighted graph: the paper's "
+                    "random graph (--n) or the Graph500 Kronecker graph with random weights "
+                    "(--kronecker SCALE). Prints the time of the algorithm and its rate in "
+                    "min-plus operations per second (2 n^3 / time). Exit status 1 when --check "
+                    "finds a difference from scipy.sparse.csgraph.floyd_warshall.")
+    src = ap.add_mutually_exclusive_group(required=True)
+    src.add_argument("--n", type=int, help="vertices of the paper's random graph")
+    src.add_argument("--kronecker", type=int, metavar="SCALE",
+                     help="the Graph500 Kronecker graph of 2^SCALE vertices, undirected")
+    ap.add_argument("--density", type=float, default=0.25,
+                    help="--n: probability of each directed edge (default 0.25)")
+    ap.add_argument("--max-weight", type=int, default=1000,
+                    help="--n: integer weights uniform in 1..MAX (default 1000, the paper's)")
+    ap.add_argument("--undirected", action="store_true",
+                    help="--n: symmetric weights (default directed)")
+    ap.add_argument("--weights", choices=["int", "float"], default="int",
+                    help="--kronecker: integers 1..255 or floats in [0, 1) (default int)")
+    ap.add_argument("--seed", type=int, default=0, help="seed of the graph or its weights")
+    ap.add_argument("--algorithm", "-a", choices=ALGORITHMS, default="blocked",
+                    help="blocked (default), min-plus (repeated squaring), floyd-warshall")
+    ap.add_argument("--dtype", choices=list(DTYPES), default=None,
+                    help="distance type (default int32; float32 for --weights float)")
+    ap.add_argument("--backend", choices=BACKENDS, default="cpu",
+                    help="cpu (numba, all cores) or gpu (numba.cuda)")
+    ap.add_argument("--threads", "-t", type=int, default=None,
+                    help="CPU threads (default: all cores)")
+    ap.add_argument("--check", action="store_true",
+                    help="compare with scipy.sparse.csgraph.floyd_warshall (exit 1 if different)")
+    ap.add_argument("--json", metavar="FILE", help="also write the results as JSON")
+
+
+def _cmd_apsp(args) -> int:
+    from .apsp.run import run_apsp
+    from .backend import set_threads
+    from .io import check_writable, write_json
+
+    if args.json:
+        check_writable(args.json)
+    threads = set_threads(args.threads)
+    out = run_apsp(n=args.n, kronecker=args.kronecker, density=args.density,
+                   max_weight=args.max_weight, weights=args.weights, seed=args.seed,
+                   algorithm=args.algorithm, dtype=args.dtype, backend=args.backend,
+                   directed=not args.undirected, check=args.check)
+    out["threads"] = threads
+    print(f"apsp: n={out['n']} algorithm={out['algorithm']} dtype={out['dtype']} "
+          f"backend={out['backend']} threads={threads}")
+    print(f"time: {out['seconds']:.4f} s   rate: {out['ops_per_second'] / 1e9:.2f} billion "
+          f"min-plus operations/s (2 n^3 / time)")
+    status = 0
+    if "check" in out:
+        c = out["check"]
+        verdict = "agree" if c["agree"] else f"DIFFER at {c['mismatches']} pairs"
+        print(f"check: scipy.sparse.csgraph.floyd_warshall {c['scipy_seconds']:.3f} s; "
+              f"results {verdict}; speed-up {c['scipy_seconds'] / out['seconds']:.1f}x")
+        if not c["agree"]:
+            m = c["first_mismatch"]
+            print(f"first difference: ({m['i']}, {m['j']}): ours {m['ours']}, "
+                  f"scipy {m['scipy']}")
+            status = 1
+    if args.json:
+        write_json(out, args.json)
+    return status
+
 def main(argv=None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     handler = {"run": _cmd_run, "generate": _cmd_generate, "validate": _cmd_validate,
                "info": _cmd_info, "bfs": _cmd_bfs, "convert": _cmd_convert, "plot": _cmd_plot,
-               "compare": _cmd_compare}[args.command]
+               "compare": _cmd_compare, "apsp": _cmd_apsp}[args.command]
     try:
         return handler(args)
     except Graph500Error as exc:

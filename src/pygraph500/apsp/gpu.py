@@ -1,0 +1,224 @@
+"""All-pairs shortest paths on a GPU: paper 004's three CUDA designs as numba.cuda kernels.
+
+- ``floyd-warshall``: the naive GPU version, one thread per (i, j) and one launch per k.
+- ``min-plus``: EXTEND-SHORTEST-PATHS, L <- min(L, L (x) L), tiled through shared memory
+  like a matrix multiplication (TILE x TILE threads, one output element each).
+- ``blocked``: Katz-Kider's three phases per diagonal tile, every tile staged in shared
+  memory: phase 1 one thread block, phase 2 a (tiles, 2) grid for the primary tile's row
+  and column, phase 3 a (tiles, tiles) grid for the rest. The paper's best variant has each
+  thread compute 4 x 2 elements; here each thread computes one.
+
+Same internal encoding and predecessor rule as ``apsp.cpu``. In CI these kernels run under
+``NUMBA_ENABLE_CUDASIM=1`` (numba's simulator, on small matrices); on a device they run for
+real. The matrix must be a multiple of TILE on a side (``solve`` pads it).
+"""
+from __future__ import annotations
+
+import math
+import os
+
+import numpy as np
+from numba import cuda
+
+from ..backend.memory import format_bytes
+from ..errors import InputError, ResourceError
+
+__all__ = ["TILE", "available", "require_device_memory", "run"]
+
+# Threads per block side: 32 x 32 = 1024, the CUDA maximum. Fixed when the kernels compile
+# (shared arrays need a constant shape); tests under the simulator lower it to keep it fast.
+TILE = int(os.environ.get("PYGRAPH500_CUDA_TILE", "32"))
+
+
+def available() -> bool:
+    try:
+        return bool(cuda.is_available())
+    except Exception:  # a driver that fails to load
+        return False
+
+
+def require_device_memory(needed: int, what: str) -> None:
+    """InputError without a device; ResourceError when ``needed`` bytes exceed its free
+    memory (both numbers named)."""
+    if not available():
+        raise InputError("backend 'gpu' asked for, but no CUDA device is usable here "
+                         "(numba.cuda.is_available() is False); use --backend cpu")
+    try:
+        free, _total = cuda.current_context().get_memory_info()
+    except Exception:  # the simulator has no memory figures
+        return
+    if needed > free:
+        raise ResourceError(f"{what} needs about {format_bytes(needed)} of device memory; "
+                            f"{format_bytes(free)} is free")
+
+
+@cuda.jit(device=True, inline=True)
+def _relax(d, p, i, j, v, pv, floor, clamp, pred):
+    """d[i, j] = v (clamped) and p[i, j] = pv when v improves d[i, j]."""
+    if v < d[i, j]:
+        d[i, j] = v if not clamp or v > floor else floor
+        if pred:
+            p[i, j] = pv
+
+
+@cuda.jit
+def _fw_step(D, P, k, floor, clamp, pred):
+    """One k of the naive Floyd-Warshall: thread (i, j) relaxes D[i, j] through k."""
+    i, j = cuda.grid(2)
+    n = D.shape[0]
+    if i < n and j < n:
+        _relax(D, P, i, j, D[i, k] + D[k, j], P[k, j] if pred else 0, floor, clamp, pred)
+
+
+@cuda.jit
+def _product(L, PL, out, pout, changed, floor, clamp, pred):
+    """out[i, j] = min(out[i, j], min_k L[i, k] + L[k, j]), k in shared-memory tiles."""
+    sa = cuda.shared.array((TILE, TILE), dtype=L.dtype)
+    sb = cuda.shared.array((TILE, TILE), dtype=L.dtype)
+    tx = cuda.threadIdx.x
+    ty = cuda.threadIdx.y
+    i = cuda.blockIdx.y * TILE + ty
+    j = cuda.blockIdx.x * TILE + tx
+    n = L.shape[0]
+    best = out[i, j]
+    bp = pout[i, j] if pred else 0
+    for kt in range(0, n, TILE):
+        sa[ty, tx] = L[i, kt + tx]
+        sb[ty, tx] = L[kt + ty, j]
+        cuda.syncthreads()
+        for k in range(TILE):
+            v = sa[ty, k] + sb[k, tx]
+            if v < best:
+                best = v if not clamp or v > floor else floor
+                if pred:
+                    bp = PL[kt + k, j]
+        cuda.syncthreads()
+    if best != out[i, j]:
+        out[i, j] = best
+        if pred:
+            pout[i, j] = bp
+        changed[0] = 1
+
+
+@cuda.jit
+def _phase1(D, P, t0, floor, clamp, pred):
+    """Close the primary tile D[t0:t0+TILE, t0:t0+TILE] in shared memory, k outer."""
+    s = cuda.shared.array((TILE, TILE), dtype=D.dtype)
+    tx = cuda.threadIdx.x
+    ty = cuda.threadIdx.y
+    i = t0 + ty
+    j = t0 + tx
+    s[ty, tx] = D[i, j]
+    cuda.syncthreads()
+    for k in range(TILE):
+        v = s[ty, k] + s[k, tx]
+        pv = P[t0 + k, j] if pred else 0
+        cuda.syncthreads()
+        if v < s[ty, tx]:
+            s[ty, tx] = v if not clamp or v > floor else floor
+            if pred:
+                P[i, j] = pv
+        cuda.syncthreads()
+    D[i, j] = s[ty, tx]
+
+
+@cuda.jit
+def _phase2(D, P, t0, floor, clamp, pred):
+    """Block (o, 0): the row tile (t0, o) <- primary (x) itself; block (o, 1): the column
+    tile (o, t0) <- itself (x) primary. Both staged with the primary tile in shared memory."""
+    o = cuda.blockIdx.x * TILE
+    if o == t0:
+        return
+    prim = cuda.shared.array((TILE, TILE), dtype=D.dtype)
+    cur = cuda.shared.array((TILE, TILE), dtype=D.dtype)
+    tx = cuda.threadIdx.x
+    ty = cuda.threadIdx.y
+    row = cuda.blockIdx.y == 0
+    i = t0 + ty if row else o + ty
+    j = o + tx if row else t0 + tx
+    prim[ty, tx] = D[t0 + ty, t0 + tx]
+    cur[ty, tx] = D[i, j]
+    cuda.syncthreads()
+    for k in range(TILE):
+        if row:
+            v = prim[ty, k] + cur[k, tx]
+        else:
+            v = cur[ty, k] + prim[k, tx]
+        pv = P[t0 + k, j] if pred else 0
+        cuda.syncthreads()
+        if v < cur[ty, tx]:
+            cur[ty, tx] = v if not clamp or v > floor else floor
+            if pred:
+                P[i, j] = pv
+        cuda.syncthreads()
+    D[i, j] = cur[ty, tx]
+
+
+@cuda.jit
+def _phase3(D, P, t0, floor, clamp, pred):
+    """Every tile off the primary row and column: X[i, j] <- min over k of
+    X[i, t0 + k] + X[t0 + k, j], both operands (finished in phase 2) in shared memory."""
+    ci = cuda.blockIdx.y * TILE
+    cj = cuda.blockIdx.x * TILE
+    if ci == t0 or cj == t0:
+        return
+    a = cuda.shared.array((TILE, TILE), dtype=D.dtype)
+    b = cuda.shared.array((TILE, TILE), dtype=D.dtype)
+    tx = cuda.threadIdx.x
+    ty = cuda.threadIdx.y
+    i = ci + ty
+    j = cj + tx
+    a[ty, tx] = D[i, t0 + tx]
+    b[ty, tx] = D[t0 + ty, j]
+    cuda.syncthreads()
+    best = D[i, j]
+    bk = -1
+    for k in range(TILE):
+        v = a[ty, k] + b[k, tx]
+        if v < best:
+            best = v if not clamp or v > floor else floor
+            bk = k
+    if bk >= 0:
+        D[i, j] = best
+        if pred:
+            P[i, j] = P[t0 + bk, j]
+
+
+def run(D, P, algorithm, floor, clamp, pred, b, n):
+    """Run ``algorithm`` on the device (D, P host arrays in the internal encoding, D's side a
+    multiple of TILE); returns (D, P, products) on the host."""
+    if D.shape[0] % TILE:
+        raise InputError(f"the GPU kernels need a matrix side that is a multiple of {TILE}")
+    size = D.shape[0]
+    nt = size // TILE
+    floor = D.dtype.type(floor)
+    dD = cuda.to_device(D)
+    dP = cuda.to_device(P if pred else np.full((1, 1), -1, np.int32))
+    products = None
+    threads = (TILE, TILE)
+    if algorithm == "floyd-warshall":
+        for k in range(size):
+            _fw_step[(nt, nt), threads](dD, dP, k, floor, clamp, pred)
+    elif algorithm == "blocked":
+        for t0 in range(0, size, TILE):
+            _phase1[1, threads](dD, dP, t0, floor, clamp, pred)
+            _phase2[(nt, 2), threads](dD, dP, t0, floor, clamp, pred)
+            _phase3[(nt, nt), threads](dD, dP, t0, floor, clamp, pred)
+    else:
+        total = max(1, math.ceil(math.log2(n - 1))) if n > 2 else 1
+        out = cuda.to_device(D)
+        pout = cuda.to_device(P if pred else np.full((1, 1), -1, np.int32))
+        changed = cuda.to_device(np.zeros(1, np.int32))
+        products = 0
+        for _ in range(total):
+            changed[0] = 0
+            _product[(nt, nt), threads](dD, dP, out, pout, changed, floor, clamp, pred)
+            products += 1
+            dD, out = out, dD
+            dP, pout = pout, dP
+            if not changed.copy_to_host()[0]:
+                break
+            out.copy_to_device(dD)
+            pout.copy_to_device(dP)
+    cuda.synchronize()
+    return dD.copy_to_host(), (dP.copy_to_host() if pred else P), products

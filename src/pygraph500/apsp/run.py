@@ -1,0 +1,86 @@
+"""The `graph500 apsp` run: build the input, solve, optionally check against scipy, report."""
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from ..backend.memory import require_memory
+from ..errors import InputError
+from .matrix import kronecker_weighted, random_graph, unreachable
+from .solve import estimate_bytes, shortest_paths
+
+__all__ = ["scipy_distances", "compare_with_scipy", "run_apsp"]
+
+
+def scipy_distances(W: np.ndarray) -> tuple[np.ndarray, float]:
+    """scipy.sparse.csgraph.floyd_warshall on W (float64, inf where unreachable) and its
+    time. The matrix goes in as a sparse graph with inf as 'no edge', so zero weights stay
+    edges (a dense input would drop them)."""
+    from scipy.sparse.csgraph import csgraph_from_dense, floyd_warshall
+
+    Wf = W.astype(np.float64)
+    if W.dtype.kind == "i":
+        Wf[W == unreachable(W.dtype)] = np.inf
+    G = csgraph_from_dense(Wf, null_value=np.inf)
+    t0 = time.perf_counter()
+    dist = floyd_warshall(G, directed=True)
+    return dist, time.perf_counter() - t0
+
+
+def compare_with_scipy(W: np.ndarray, dist: np.ndarray) -> dict:
+    """Whether ``dist`` (ours, public encoding) equals scipy's distances for W: unreachable
+    pairs must match exactly, finite ones within the dtype's rounding (float32 sums differ
+    from float64 ones by a few ulps; integer weights are exact)."""
+    ref, seconds = scipy_distances(W)
+    ours = dist.astype(np.float64)
+    if dist.dtype.kind == "i":
+        ours[dist == unreachable(dist.dtype)] = np.inf
+    rtol = 1e-5 if dist.dtype == np.float32 else 1e-12
+    same_inf = np.isinf(ref) == np.isinf(ours)
+    close = np.isclose(ours, ref, rtol=rtol, atol=rtol)
+    bad = np.argwhere(~(same_inf & close))
+    out = {"agree": not bad.size, "scipy_seconds": seconds, "mismatches": int(len(bad))}
+    if bad.size:
+        i, j = map(int, bad[0])
+        out["first_mismatch"] = {"i": i, "j": j, "ours": float(ours[i, j]),
+                                 "scipy": float(ref[i, j])}
+    return out
+
+
+def run_apsp(*, n: int | None = None, kronecker: int | None = None, density: float = 0.25,
+             max_weight: int = 1000, weights: str = "int", seed: int = 0,
+             algorithm: str = "blocked", dtype: str | None = None, backend: str = "cpu",
+             directed: bool = True, check: bool = False) -> dict:
+    """One APSP run as `graph500 apsp` does it; returns the facts it reports (and writes to
+    JSON): input, algorithm, dtype, backend, seconds, min-plus operations per second and,
+    with ``check``, scipy's verdict and time."""
+    if (n is None) == (kronecker is None):
+        raise InputError("give either --n (the paper's random graph) or --kronecker SCALE")
+    size = n if kronecker is None else (1 << kronecker if 1 <= kronecker <= 16 else 0)
+    if isinstance(size, int) and size > 0:  # before the input exists: it is n^2 too
+        dt = np.dtype(dtype or ("float32" if kronecker is not None and weights == "float"
+                                else "int32"))
+        need = size * size * dt.itemsize + estimate_bytes(size, dt, algorithm)
+        require_memory(need, f"{algorithm} on {size} vertices ({dt.name})")
+    if kronecker is not None:
+        if not 1 <= kronecker <= 16:
+            raise InputError(f"--kronecker SCALE must be in 1..16 (a dense 2^SCALE matrix), "
+                             f"got {kronecker}")
+        W = kronecker_weighted(kronecker, weights=weights, weight_seed=seed, dtype=dtype)
+        source = {"graph": "kronecker", "scale": kronecker, "weights": weights, "seed": seed}
+    else:
+        W = random_graph(n, density=density, max_weight=max_weight, seed=seed,
+                         dtype=dtype or "int32", directed=directed)
+        source = {"graph": "random", "density": density, "max_weight": max_weight,
+                  "seed": seed, "directed": directed}
+    res = shortest_paths(W, algorithm=algorithm, backend=backend)
+    reachable = res.dist != unreachable(res.dist.dtype)
+    out = {"n": res.n, "algorithm": algorithm, "dtype": res.dist.dtype.name, "backend": backend,
+           "seconds": res.seconds, "ops_per_second": res.ops_per_second, **source,
+           "reachable_pairs": int(reachable.sum())}
+    if res.products is not None:
+        out["products"] = res.products
+    if check:
+        out["check"] = compare_with_scipy(W, res.dist)
+    return out
