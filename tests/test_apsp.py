@@ -196,6 +196,22 @@ def test_cli_check_and_json(tmp_path, capsys):
                      "--check"]) == 0
 
 
+def test_cli_input_file(tmp_path, capsys):
+    """A weighted directed SNAP edge list (negative edge, no negative cycle) against scipy;
+    the same file read as undirected has a negative cycle: exit 2, one line naming it."""
+    f = tmp_path / "g.txt"
+    f.write_text("# Directed graph\n1 2 0.5\n2 3 1.5\n3 1 -0.25\n1 5 2\n")
+    out = tmp_path / "g.json"
+    assert cli.main(["apsp", "--input", str(f), "--check", "--json", str(out)]) == 0
+    doc = json.loads(out.read_text())
+    assert doc["n"] == 6 and doc["directed"] and doc["check"]["agree"]
+    f.write_text("1 2 0.5\n2 3 1.5\n3 1 -0.25\n")
+    capsys.readouterr()
+    assert cli.main(["apsp", "--input", str(f)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "negative cycle through vertex" in err[0]
+
+
 def test_cli_reports_a_difference(monkeypatch, capsys):
     import pygraph500.apsp.run as run
 

@@ -272,6 +272,9 @@ def _add_apsp_parser(sub) -> None:
     src.add_argument("--n", type=int, help="vertices of the paper's random graph")
     src.add_argument("--kronecker", type=int, metavar="SCALE",
                      help="the Graph500 Kronecker graph of 2^SCALE vertices, undirected")
+    src.add_argument("--input", metavar="FILE",
+                     help="a weighted edge list in any format `graph500 convert` reads (third "
+                          "column = weight, else 1; sparse ids are compacted to 0..N-1)")
     ap.add_argument("--density", type=float, default=0.25,
                     help="--n: probability of each directed edge (default 0.25)")
     ap.add_argument("--max-weight", type=int, default=1000,
@@ -284,7 +287,8 @@ def _add_apsp_parser(sub) -> None:
     ap.add_argument("--algorithm", "-a", choices=ALGORITHMS, default="blocked",
                     help="blocked (default), min-plus (repeated squaring), floyd-warshall")
     ap.add_argument("--dtype", choices=list(DTYPES), default=None,
-                    help="distance type (default int32; float32 for --weights float)")
+                    help="distance type (default int32; float32 for --weights float; float64 "
+                         "for --input)")
     ap.add_argument("--backend", choices=BACKENDS, default="cpu",
                     help="cpu (numba, all cores) or gpu (numba.cuda)")
     ap.add_argument("--threads", "-t", type=int, default=None,
@@ -302,7 +306,7 @@ def _cmd_apsp(args) -> int:
     if args.json:
         check_writable(args.json)
     threads = set_threads(args.threads)
-    out = run_apsp(n=args.n, kronecker=args.kronecker, density=args.density,
+    out = run_apsp(n=args.n, kronecker=args.kronecker, input=args.input, density=args.density,
                    max_weight=args.max_weight, weights=args.weights, seed=args.seed,
                    algorithm=args.algorithm, dtype=args.dtype, backend=args.backend,
                    directed=not args.undirected, check=args.check)

@@ -7,7 +7,7 @@ import numpy as np
 
 from ..backend.memory import require_memory
 from ..errors import InputError
-from .matrix import kronecker_weighted, random_graph, unreachable
+from .matrix import from_edges, kronecker_weighted, random_graph, unreachable
 from .solve import estimate_bytes, shortest_paths
 
 __all__ = ["scipy_distances", "compare_with_scipy", "run_apsp"]
@@ -48,22 +48,39 @@ def compare_with_scipy(W: np.ndarray, dist: np.ndarray) -> dict:
     return out
 
 
-def run_apsp(*, n: int | None = None, kronecker: int | None = None, density: float = 0.25,
+def run_apsp(*, n: int | None = None, kronecker: int | None = None, input: str | None = None,
+             density: float = 0.25,
              max_weight: int = 1000, weights: str = "int", seed: int = 0,
              algorithm: str = "blocked", dtype: str | None = None, backend: str = "cpu",
              directed: bool = True, check: bool = False) -> dict:
     """One APSP run as `graph500 apsp` does it; returns the facts it reports (and writes to
     JSON): input, algorithm, dtype, backend, seconds, min-plus operations per second and,
     with ``check``, scipy's verdict and time."""
-    if (n is None) == (kronecker is None):
-        raise InputError("give either --n (the paper's random graph) or --kronecker SCALE")
-    size = n if kronecker is None else (1 << kronecker if 1 <= kronecker <= 16 else 0)
-    if isinstance(size, int) and size > 0:  # before the input exists: it is n^2 too
+    if sum(x is not None for x in (n, kronecker, input)) != 1:
+        raise InputError("give one of --n (the paper's random graph), --kronecker SCALE or "
+                         "--input FILE")
+    user = None
+    if input is not None:  # read first: the vertex count is known after
+        from ..io import read_graph
+
+        user = read_graph(input)
+        size = user.num_vertices
+    else:
+        size = n if kronecker is None else (1 << kronecker if 1 <= kronecker <= 16 else 0)
+    if isinstance(size, int) and size > 0:  # before the matrix exists: it is n^2 too
         dt = np.dtype(dtype or ("float32" if kronecker is not None and weights == "float"
-                                else "int32"))
+                                else "float64" if user is not None else "int32"))
         need = size * size * dt.itemsize + estimate_bytes(size, dt, algorithm)
         require_memory(need, f"{algorithm} on {size} vertices ({dt.name})")
-    if kronecker is not None:
+    if user is not None:
+        e = user.edges
+        w = user.weights if user.weights is not None else np.ones(e.num_edges)
+        W = from_edges(e.src, e.dst, w, e.num_vertices, dtype=dtype or "float64",
+                       directed=user.directed)
+        source = {"graph": "file", "input": input, "format": user.format,
+                  "directed": user.directed, "weighted": user.weights is not None,
+                  "relabelled": user.relabelled}
+    elif kronecker is not None:
         if not 1 <= kronecker <= 16:
             raise InputError(f"--kronecker SCALE must be in 1..16 (a dense 2^SCALE matrix), "
                              f"got {kronecker}")
