@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..backend.memory import estimate_run_bytes, require_memory
+from ..backend.threads import check_threads, set_threads
 from ..bfs import DEFAULT_ALGORITHM, get_algorithm
 from ..errors import InputError
 from ..generator import check_scale, check_seed, kronecker
@@ -56,12 +57,7 @@ class RunConfig:
             raise InputError(f"--sort-vertices must be one of none, degree; got {self.sort_vertices!r}")
         if not isinstance(self.num_roots, int) or self.num_roots < 1:
             raise InputError(f"--roots must be an integer >= 1, got {self.num_roots!r}")
-        if self.threads is not None:
-            import numba
-
-            limit = numba.config.NUMBA_NUM_THREADS
-            if not 1 <= self.threads <= limit:
-                raise InputError(f"--threads must be in [1, {limit}], got {self.threads}")
+        check_threads(self.threads)
 
 
 @dataclass
@@ -150,14 +146,6 @@ class BenchmarkResult:
         return out
 
 
-def _set_threads(threads: int | None) -> int:
-    import numba
-
-    if threads is not None:
-        numba.set_num_threads(threads)
-    return numba.get_num_threads()
-
-
 def run_benchmark(config: RunConfig, progress=None) -> BenchmarkResult:
     """Run the whole benchmark embedded in this process.
 
@@ -165,7 +153,7 @@ def run_benchmark(config: RunConfig, progress=None) -> BenchmarkResult:
     """
     config.check()
     report = progress or (lambda *a: None)
-    threads = _set_threads(config.threads)
+    threads = set_threads(config.threads)
     source = None
     if config.input is None:
         n = 1 << config.scale

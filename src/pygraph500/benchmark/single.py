@@ -12,13 +12,13 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ..backend.threads import set_threads
 from ..bfs import DEFAULT_ALGORITHM, get_algorithm
 from ..generator import kronecker
 from ..graph import build_csr
 from ..io.files import check_search_table_path, write_search_table
 from ..io.formats import GraphFile, read_graph
 from ..validate import count_component_edges, validate
-from .run import _set_threads
 
 __all__ = ["SingleSearch", "search_file"]
 
@@ -107,7 +107,7 @@ def search_file(path: str, root: int, *, out: str | None = None, distances: bool
                        directed=directed, progress=report)
     read_time = time.perf_counter() - t0
     r = graph.vertex(root)
-    nthreads = _set_threads(threads)
+    nthreads = set_threads(threads)
 
     tiny = kronecker(4, 1)  # load the compiled code untimed, as the benchmark does
     warm = bfs(build_csr(tiny), int(tiny.src[0]), depth=distances)
