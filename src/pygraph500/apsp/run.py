@@ -28,11 +28,12 @@ def scipy_distances(W: np.ndarray) -> tuple[np.ndarray, float]:
     return dist, time.perf_counter() - t0
 
 
-def compare_with_scipy(W: np.ndarray, dist: np.ndarray) -> dict:
+def compare_with_scipy(W: np.ndarray, dist: np.ndarray, reference=None) -> dict:
     """Whether ``dist`` (ours, public encoding) equals scipy's distances for W: unreachable
     pairs must match exactly, finite ones within the dtype's rounding (float32 sums differ
-    from float64 ones by a few ulps; integer weights are exact)."""
-    ref, seconds = scipy_distances(W)
+    from float64 ones by a few ulps; integer weights are exact). ``reference``: scipy's
+    (distances, seconds) when already computed."""
+    ref, seconds = reference if reference is not None else scipy_distances(W)
     ours = dist.astype(np.float64)
     if dist.dtype.kind == "i":
         ours[dist == unreachable(dist.dtype)] = np.inf
