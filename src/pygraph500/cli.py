@@ -35,6 +35,7 @@ def _add_graph_args(p: argparse.ArgumentParser) -> None:
 
 def build_parser() -> argparse.ArgumentParser:
     from .bfs import ALGORITHMS, DEFAULT_ALGORITHM
+    from .dist.bfs import PRUNE_MODES
 
     parser = argparse.ArgumentParser(
         prog="graph500",
@@ -51,10 +52,12 @@ def build_parser() -> argparse.ArgumentParser:
     _add_graph_args(run)
     run.add_argument("--roots", type=int, default=64,
                      help="number of search keys (Graph500: 64; others are labelled)")
-    run.add_argument("--algorithm", "-a", default=DEFAULT_ALGORITHM,
-                     help=f"BFS algorithm: {', '.join(ALGORITHMS)} (default {DEFAULT_ALGORITHM})")
+    run.add_argument("--algorithm", "-a", default=None,
+                     help=f"BFS algorithm: {', '.join(ALGORITHMS)} (default {DEFAULT_ALGORITHM}); "
+                          "embedded runs only")
     run.add_argument("--threads", "-t", type=int, default=None,
-                     help="worker threads (default: all cores)")
+                     help="worker threads (default: all cores; under mpiexec, per process: "
+                          "the node's cores shared among its processes)")
     run.add_argument("--sort-vertices", choices=["none", "degree"], default="none",
                      help="kernel 1 relabels vertices by decreasing degree for locality "
                           "(paper 001, 4.4); parents are still reported in original labels")
@@ -67,6 +70,15 @@ def build_parser() -> argparse.ArgumentParser:
                      help="run on a user's edge list instead of the generator (any format of "
                           "`graph500 convert`); --scale/--edgefactor/--seed then only pick roots")
     _add_input_args(run)
+    run.add_argument("--prune", choices=PRUNE_MODES, default=None,
+                     help="distributed runs (mpiexec -n P): how the next-level frontier is "
+                          "pruned before it is sent to the owners: sort-unique (default; thesis "
+                          "4.3.2: sort, keep one copy of each vertex with its parent), none "
+                          "(thesis 4.2.3: every copy is sent), bitmap (thesis 5.3: a bitmap "
+                          "over the neighbours a process can send; each is sent once per search)")
+    run.add_argument("--distributed", action="store_true",
+                     help="use the distributed (1D, MPI) engine even with one process; it is "
+                          "chosen automatically when mpiexec starts more than one")
 
     gen = sub.add_parser(
         "generate", help="write the Kronecker edge list to a file",
@@ -151,13 +163,22 @@ def _add_input_args(p: argparse.ArgumentParser) -> None:
 
 def _cmd_run(args) -> int:
     from .benchmark import RunConfig, result_json, run_benchmark
+    from .bfs import DEFAULT_ALGORITHM
+    from .dist.comm import world
     from .io import check_writable, write_json
     from .report import Progress, format_levels, format_official
 
+    comm = world(force=args.distributed)
+    if comm is not None and (comm.size > 1 or args.distributed):
+        return _cmd_run_distributed(args, comm)
+    if args.prune is not None:
+        raise InputError("--prune applies to distributed runs (mpiexec -n P graph500 run ..., "
+                         "or --distributed)")
     if args.json:
         check_writable(args.json)
     config = RunConfig(scale=args.scale, edgefactor=args.edgefactor, seed=tuple(args.seed),
-                       num_roots=args.roots, algorithm=args.algorithm, threads=args.threads,
+                       num_roots=args.roots, algorithm=args.algorithm or DEFAULT_ALGORITHM,
+                       threads=args.threads,
                        validate=args.validate,
                        sort_vertices=None if args.sort_vertices == "none" else args.sort_vertices,
                        input=args.input, input_format=args.format, num_vertices=args.num_vertices)
@@ -176,6 +197,62 @@ def _cmd_run(args) -> int:
         return 1
     print(format_official(result.official()))
     return 0
+
+
+def _cmd_run_distributed(args, comm) -> int:
+    """`graph500 run` on every rank of ``comm``: bad parameters are reported once (rank 0) and
+    every rank exits 2; a failure on any rank aborts them all; rank 0 prints the results."""
+    from .benchmark import RunConfig, result_json
+    from .benchmark.distributed import check_distributed, run_distributed
+    from .bfs import DEFAULT_ALGORITHM
+    from .dist.comm import abort_on_error, collective_check
+    from .io import check_writable, write_json
+    from .report import Progress, format_dist_levels, format_official
+
+    rank0 = comm.rank == 0
+    config = RunConfig(scale=args.scale, edgefactor=args.edgefactor, seed=tuple(args.seed),
+                       num_roots=args.roots, algorithm=DEFAULT_ALGORITHM, threads=args.threads,
+                       validate=args.validate,
+                       sort_vertices=None if args.sort_vertices == "none" else args.sort_vertices,
+                       input=args.input, input_format=args.format, num_vertices=args.num_vertices,
+                       prune=args.prune)
+
+    def check():
+        if args.algorithm is not None:
+            raise InputError("--algorithm picks an embedded BFS; the distributed engine runs "
+                             "thesis Algorithm 4 (1d-topdown), whose variants --prune selects")
+        check_distributed(config, comm)
+        if rank0 and args.json:
+            check_writable(args.json)
+
+    error = collective_check(comm, check)
+    if error is not None:
+        if rank0:
+            print(f"graph500: error: {error}", file=sys.stderr)
+        return 2
+    with abort_on_error(comm):
+        progress = Progress(False if args.quiet else None) if rank0 else None
+        result = run_distributed(config, comm, progress)
+        if rank0:
+            for label in result.labels:
+                print(f"# NOTE: {label}")
+            if args.levels and result.runs:
+                print(format_dist_levels(result.runs[0].levels,
+                                         f"# levels of the search from root {result.runs[0].root} "
+                                         f"({comm.size} processes, --prune "
+                                         f"{result.distributed['prune']})"))
+            if args.json:
+                write_json(result_json(result), args.json)
+            if not result.valid:
+                failed = result.first_failure
+                if failed is not None:
+                    print(f"validation failed for root {failed.root}: {failed.message}",
+                          file=sys.stderr)
+                print("No results printed for invalid run.")
+            else:
+                print(format_official(result.official()))
+            sys.stdout.flush()
+    return 0 if result.valid else 1
 
 
 def _cmd_generate(args) -> int:
@@ -331,15 +408,26 @@ def _cmd_apsp(args) -> int:
     return status
 
 def main(argv=None) -> int:
+    from .dist.comm import launched_rank
+
     parser = build_parser()
-    args = parser.parse_args(argv)
+    quiet_rank = launched_rank() not in (None, 0)
+    if quiet_rank:  # under mpiexec, usage errors and --help come from rank 0 only
+        import contextlib
+        import io
+
+        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+            args = parser.parse_args(argv)
+    else:
+        args = parser.parse_args(argv)
     handler = {"run": _cmd_run, "generate": _cmd_generate, "validate": _cmd_validate,
                "info": _cmd_info, "bfs": _cmd_bfs, "convert": _cmd_convert, "plot": _cmd_plot,
                "compare": _cmd_compare, "apsp": _cmd_apsp}[args.command]
     try:
         return handler(args)
     except Graph500Error as exc:
-        print(f"graph500: error: {exc}", file=sys.stderr)
+        if not quiet_rank:
+            print(f"graph500: error: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("graph500: interrupted", file=sys.stderr)

@@ -27,7 +27,16 @@ def choose_roots(has_neighbour: np.ndarray, seed=(2, 3), num_roots: int = NUM_RO
     ``has_neighbour[v]`` is True when v has an edge to a vertex other than itself (a CSRGraph's
     ``degree() > 0``). Returns up to ``num_roots`` distinct roots, in the reference's order.
     """
-    num_vertices = int(has_neighbour.shape[0])
+    return choose_roots_with(int(has_neighbour.shape[0]), lambda v: has_neighbour[v], seed,
+                             num_roots)
+
+
+def choose_roots_with(num_vertices: int, has_neighbour_of, seed=(2, 3),
+                      num_roots: int = NUM_ROOTS) -> np.ndarray:
+    """``choose_roots`` where the graph is known only through ``has_neighbour_of(vertices)``
+    (an int64 array of proposals -> booleans), asked once per batch of 256 proposals: the
+    distributed run answers it with one collective per batch, so roots are chosen once, the
+    same on every rank and the same as the embedded run's."""
     seed1, seed2 = (int(s) for s in seed)
     max_tries = num_vertices  # positions 0, 2, ..., 2N - 2: the reference stops past 2N
     roots: list[int] = []
@@ -36,8 +45,10 @@ def choose_roots(has_neighbour: np.ndarray, seed=(2, 3), num_roots: int = NUM_RO
     batch = 256
     while len(roots) < num_roots and tried < max_tries:
         count = min(batch, max_tries - tried)
-        for r in _proposals(num_vertices, seed1, seed2, tried, count).tolist():
-            if r not in seen and has_neighbour[r]:
+        proposals = _proposals(num_vertices, seed1, seed2, tried, count)
+        flags = np.asarray(has_neighbour_of(proposals), dtype=bool).tolist()
+        for r, has in zip(proposals.tolist(), flags):
+            if r not in seen and has:
                 roots.append(r)
                 seen.add(r)
                 if len(roots) == num_roots:

@@ -46,6 +46,7 @@ class RunConfig:
     input: str | None = None          # a user's edge list instead of the generator
     input_format: str | None = None   # io.FORMATS name; default from the file name
     num_vertices: int | None = None   # the input's vertex count (ids below it, no relabelling)
+    prune: str | None = None          # distributed engine: dist.PRUNE_MODES (None: its default)
 
     def check(self) -> None:
         """InputError for anything out of range, before any work is done."""
@@ -58,6 +59,12 @@ class RunConfig:
         if not isinstance(self.num_roots, int) or self.num_roots < 1:
             raise InputError(f"--roots must be an integer >= 1, got {self.num_roots!r}")
         check_threads(self.threads)
+        if self.prune is not None:
+            from ..dist.bfs import PRUNE_MODES
+
+            if self.prune not in PRUNE_MODES:
+                raise InputError(f"--prune must be one of {', '.join(PRUNE_MODES)}; got "
+                                 f"{self.prune!r}")
 
 
 @dataclass
@@ -91,6 +98,8 @@ class BenchmarkResult:
     labels: list[str] = field(default_factory=list)
     warmup_time: float = 0.0
     source: object | None = None  # the io.GraphFile read with RunConfig.input, else None
+    num_processes: int = 1        # MPI processes of a distributed run
+    distributed: dict | None = None  # what a distributed run adds to the JSON (dist engine)
 
     @property
     def scale(self) -> int:
@@ -128,7 +137,7 @@ class BenchmarkResult:
             "edgefactor": self.edgefactor,
             "NBFS": len(self.runs),
             "graph_generation": self.generation_time,
-            "num_mpi_processes": 1,
+            "num_mpi_processes": self.num_processes,
             "construction_time": self.construction_time,
         }
         for k, v in summary(times).items():
@@ -279,4 +288,9 @@ def result_json(result: BenchmarkResult) -> dict:
             "num_edges": g.num_edges, "directed": g.directed, "relabelled": g.relabelled,
             "root_vertices": result.roots.tolist(),
         }
+    if result.distributed is not None:  # new keys only, as above
+        doc["parameters"]["num_mpi_processes"] = result.num_processes
+        doc["parameters"]["algorithm"] = result.distributed["algorithm"]
+        doc["parameters"]["prune"] = result.distributed["prune"]
+        doc["distributed"] = result.distributed
     return doc

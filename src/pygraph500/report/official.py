@@ -37,3 +37,40 @@ def format_levels(levels: list[dict], title: str = "") -> str:
             f"{lv['discovered']:>12} {lv['unique_ratio']:>7.3f} {lv['time'] * 1e3:>9.3f}"
         )
     return "\n".join(rows)
+
+
+def format_dist_levels(levels: list[dict], title: str = "") -> str:
+    """The per-level table of a distributed search (thesis Table 4.1, Table 4.2, Fig. 4.13):
+    first summed over the processes (times: the slowest process), then every process's row.
+
+    queue: vertices in the current queue (CLQ); NLF: their adjacency entries; pruned: entries
+    left after pruning (sort-unique: distinct vertices); UR: pruned / NLF; local: pruned
+    entries the process owns itself (LV); sent / received: entries (RV) and bytes exchanged
+    with the other processes; new: vertices discovered (NLQ: own + received); comp / comm:
+    milliseconds computing and in MPI calls."""
+    head = (f"{'level':>5} {'queue':>10} {'NLF':>11} {'pruned':>10} {'UR':>6} {'local':>10} "
+            f"{'sent':>10} {'sent MB':>9} {'received':>10} {'new':>9} {'comp ms':>8} "
+            f"{'comm ms':>8}")
+    rows = [title] if title else []
+    rows += ["# all processes: sums; times of the slowest process", head]
+    for lv in levels:
+        ur = lv["nlf_pruned"] / lv["nlf"] if lv["nlf"] else 0.0
+        rows.append(
+            f"{lv['level']:>5} {lv['frontier']:>10} {lv['nlf']:>11} {lv['nlf_pruned']:>10} "
+            f"{ur:>6.3f} {lv['local']:>10} {lv['sent']:>10} {lv['sent_bytes'] / 1e6:>9.3f} "
+            f"{lv['received']:>10} {lv['discovered']:>9} {lv['comp_time'] * 1e3:>8.2f} "
+            f"{lv['comm_time'] * 1e3:>8.2f}")
+    if levels and len(levels[0]["per_rank"]["queue"]) > 1:
+        rows += ["# per process", f"{'level':>5} {'rank':>4} " + head[6:]]
+        for lv in levels:
+            pr = lv["per_rank"]
+            for r in range(len(pr["queue"])):
+                nlf, pruned = pr["nlf"][r], pr["nlf_pruned"][r]
+                ur = pruned / nlf if nlf else 0.0
+                new = pr["enqueued_local"][r] + pr["enqueued_received"][r]
+                rows.append(
+                    f"{lv['level']:>5} {r:>4} {pr['queue'][r]:>10} {nlf:>11} {pruned:>10} "
+                    f"{ur:>6.3f} {pr['local'][r]:>10} {pr['sent'][r]:>10} "
+                    f"{pr['sent_bytes'][r] / 1e6:>9.3f} {pr['received'][r]:>10} {new:>9} "
+                    f"{pr['comp_time'][r] * 1e3:>8.2f} {pr['comm_time'][r] * 1e3:>8.2f}")
+    return "\n".join(rows)

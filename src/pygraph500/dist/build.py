@@ -1,0 +1,187 @@
+"""Distributed kernel 1 (thesis 4.2.2, Fig. 4.1): the local CSR of every rank.
+
+Each tuple ``(u, v)`` of the rank's edge range is sent, in both directions, to the owner of
+its source: ``(u // P, v)`` to rank ``u % P`` and ``(v // P, u)`` to rank ``v % P``
+(self-loops are dropped, as in the embedded kernel 1). One alltoallv moves them (counts
+first, then data); the receiver counts its rows, takes their prefix sum, scatters the
+neighbours and sorts and deduplicates every row in place (the embedded kernel 1's
+``_sort_dedup_rows`` / ``_compact``). Rows are local vertex ids, neighbours global ids.
+No rank ever holds more than its own tuples and its own adjacency entries.
+
+For ``--prune bitmap`` (thesis 5.3) the rank also labels the distinct neighbours of its
+adjacency lists ``0..C-1`` (in increasing global id: one bit per column of a bitmap over
+every vertex the rank can ever send), and stores that compact column of every entry.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numba
+import numpy as np
+from numba import njit
+
+from ..bfs._common import popcount
+from ..errors import InputError
+from ..graph.build import _compact, _sort_dedup_rows
+from .generate import LocalEdges
+from .partition import Partition1D, vertex_dtype
+
+__all__ = ["DistGraph", "build_dist"]
+
+
+@dataclass(frozen=True)
+class DistGraph:
+    """One rank's part of the symmetric graph: CSR rows of its local vertices.
+
+    ``indptr`` (int64, num_local + 1), ``indices`` (global neighbour ids, int32 when
+    N < 2**31); rows sorted, no duplicates, no self-loops. ``num_input_edges`` is M over all
+    ranks. ``column`` (int32/int64, one per entry) and ``num_columns``: the compact column
+    labels of ``--prune bitmap`` (None unless asked for)."""
+
+    part: Partition1D
+    indptr: np.ndarray
+    indices: np.ndarray
+    num_input_edges: int
+    column: np.ndarray | None = None
+    num_columns: int = 0
+
+    @property
+    def num_vertices(self) -> int:
+        return self.part.num_vertices
+
+    @property
+    def num_local(self) -> int:
+        return self.part.num_local
+
+    @property
+    def num_entries(self) -> int:
+        return int(self.indptr[-1])
+
+    def degree(self) -> np.ndarray:
+        return np.diff(self.indptr)
+
+
+@njit(cache=True)
+def _count_owners(src, dst, n, size, counts):
+    """Entries per destination rank (both directions, self-loops skipped); the index of the
+    first tuple with a label outside [0, n), or -1."""
+    counts[:] = 0
+    for i in range(src.shape[0]):
+        u = src[i]
+        v = dst[i]
+        if u < 0 or u >= n or v < 0 or v >= n:
+            return i
+        if u != v:
+            counts[u % size] += 1
+            counts[v % size] += 1
+    return -1
+
+
+@njit(cache=True)
+def _pack(src, dst, size, counts, out):
+    """Rows (local id at the owner, the other endpoint), grouped by owner in rank order."""
+    pos = np.empty(size, np.int64)
+    acc = 0
+    for r in range(size):
+        pos[r] = acc
+        acc += counts[r]
+    for i in range(src.shape[0]):
+        u = src[i]
+        v = dst[i]
+        if u == v:
+            continue
+        o = u % size
+        out[pos[o], 0] = u // size
+        out[pos[o], 1] = v
+        pos[o] += 1
+        o = v % size
+        out[pos[o], 0] = v // size
+        out[pos[o], 1] = u
+        pos[o] += 1
+
+
+@njit(cache=True)
+def _rows(recv, nlocal, indptr, out):
+    """Counting sort of the received rows by local vertex: indptr and the unsorted lists."""
+    indptr[:] = 0
+    for k in range(recv.shape[0]):
+        indptr[recv[k, 0] + 1] += 1
+    for v in range(nlocal):
+        indptr[v + 1] += indptr[v]
+    pos = indptr[:-1].copy()
+    for k in range(recv.shape[0]):
+        r = recv[k, 0]
+        out[pos[r]] = recv[k, 1]
+        pos[r] += 1
+
+
+@njit(cache=True)
+def _compact_columns(indices, n, column):
+    """column[e] = rank of indices[e] among the distinct values of indices; returns their
+    number. A bitmap over the N vertices marks them, a popcount prefix ranks them."""
+    nwords = (n + 63) // 64
+    words = np.zeros(nwords, np.uint64)
+    for e in range(indices.shape[0]):
+        v = indices[e]
+        words[v >> 6] |= np.uint64(1) << np.uint64(v & 63)
+    base = np.empty(nwords, np.int64)
+    acc = 0
+    for w in range(nwords):
+        base[w] = acc
+        acc += popcount(words[w])
+    for e in range(indices.shape[0]):
+        v = indices[e]
+        below = words[v >> 6] & ((np.uint64(1) << np.uint64(v & 63)) - np.uint64(1))
+        column[e] = base[v >> 6] + popcount(below)
+    return acc
+
+
+def build_dist(comm, edges: LocalEdges, *, compact_columns: bool = False) -> DistGraph:
+    """Kernel 1 across the ranks of ``comm`` (collective): every rank passes its LocalEdges and
+    gets the CSR rows of the vertices it owns. InputError (on the rank that holds it) for a
+    label outside ``[0, N)``."""
+    n = int(edges.num_vertices)
+    size = comm.size
+    part = Partition1D(n, size, comm.rank)
+    itype = vertex_dtype(n)
+    src = np.ascontiguousarray(edges.src, dtype=np.int64)
+    dst = np.ascontiguousarray(edges.dst, dtype=np.int64)
+    counts = np.empty(size, dtype=np.int64)
+    bad = _count_owners(src, dst, np.int64(n), np.int64(size), counts)
+    if bad >= 0:
+        raise InputError(f"edge tuple {edges.start + bad} = ({int(src[bad])}, {int(dst[bad])}) "
+                         f"has a label outside [0, {n})")
+    send = np.empty((int(counts.sum()), 2), dtype=itype)
+    _pack(src, dst, np.int64(size), counts, send)
+    recv, _ = comm.alltoallv(send, counts)
+    del send
+    nlocal = part.num_local
+    indptr = np.empty(nlocal + 1, dtype=np.int64)
+    out = np.empty(recv.shape[0], dtype=itype)
+    _rows(recv, np.int64(nlocal), indptr, out)
+    del recv
+
+    # Sort and deduplicate every row in place (the embedded kernel 1's parallel kernels).
+    total = int(indptr[-1])
+    label_bits = max(1, (n - 1).bit_length())
+    passes = -(-label_bits // 11)
+    bits = -(-label_bits // passes)
+    newdeg = np.empty(nlocal, dtype=np.int64)
+    dchunks = max(1, 16 * numba.get_num_threads())
+    vbounds = np.searchsorted(indptr, (np.arange(dchunks + 1) * total) // dchunks).astype(np.int64)
+    vbounds[0] = 0
+    vbounds[-1] = nlocal
+    packed = np.empty(dchunks, dtype=np.int64)
+    _sort_dedup_rows(indptr, out, newdeg, vbounds, bits, passes, packed)
+    final = int(_compact(indptr, out, newdeg, vbounds, packed))
+    if final != total:
+        try:
+            out.resize(final, refcheck=False)  # shrinks in place (realloc), no copy
+        except (ValueError, SystemError):
+            out = out[:final].copy()
+
+    column, num_columns = None, 0
+    if compact_columns:
+        column = np.empty(final, dtype=itype)
+        num_columns = int(_compact_columns(out, np.int64(n), column))
+    return DistGraph(part, indptr, out, int(edges.num_edges), column, num_columns)

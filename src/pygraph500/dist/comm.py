@@ -1,0 +1,395 @@
+"""Communicators: the one interface all distributed code is written against.
+
+``Comm`` (DESIGN.md): ``rank``, ``size``, ``alltoallv``, ``allgather``, ``allreduce``,
+``bcast``, ``barrier``, plus ``allgatherv`` (arrays), ``abort`` and the node-local rank and
+size (``local_rank``, ``local_size``: which GPU a rank uses, how many cores it may take).
+
+- ``SerialComm``: size 1, no MPI needed; the distributed code runs embedded on it.
+- ``MPIComm``: mpi4py over ``MPI.COMM_WORLD`` (or any communicator); array methods use the
+  buffer interface (no pickling), small Python objects go through pickle.
+- ``ThreadComm``: P ranks as P threads of one process (``ThreadComm.run(P, fn)``), so the
+  multi-rank logic is unit-tested without ``mpiexec``. Not for speed.
+
+``world(force)`` picks the communicator of a ``graph500 run``: MPIComm when the process was
+started by a launcher (mpiexec / mpirun / srun set their variables), None for an embedded run
+(no MPI initialised), SerialComm when ``force`` asks for the distributed engine without MPI.
+
+``abort_on_error(comm)`` wraps rank code: an exception on any rank prints that rank's one-line
+message and aborts every rank (``MPI_Abort``), so a failure never leaves the others waiting in
+a collective.
+"""
+from __future__ import annotations
+
+import os
+import sys
+import threading
+from contextlib import contextmanager
+
+import numpy as np
+
+from ..errors import Graph500Error, InputError
+
+__all__ = ["Comm", "SerialComm", "MPIComm", "ThreadComm", "world", "launched_rank",
+           "launched_size", "abort_on_error", "collective_check", "REDUCE_OPS"]
+
+REDUCE_OPS = ("sum", "max", "min")
+
+# Variables a launcher sets in every process it starts: (rank variable, size variable).
+_LAUNCH_VARS = (
+    ("PMI_RANK", "PMI_SIZE"),                              # MPICH hydra, Intel MPI
+    ("OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_SIZE"),      # Open MPI
+    ("MV2_COMM_WORLD_RANK", "MV2_COMM_WORLD_SIZE"),        # MVAPICH
+    ("PMIX_RANK", None),                                   # any PMIx launcher
+    ("SLURM_PROCID", "SLURM_STEP_NUM_TASKS"),              # srun (a job step, not sbatch)
+)
+
+
+def _launch_var(which: int) -> int | None:
+    for pair in _LAUNCH_VARS:
+        name = pair[which]
+        if name is None:
+            continue
+        if which == 0 and name == "SLURM_PROCID" and "SLURM_STEP_NUM_TASKS" not in os.environ:
+            continue  # inside sbatch but not srun: not an MPI launch
+        value = os.environ.get(name)
+        if value is not None:
+            try:
+                return int(value)
+            except ValueError:
+                continue
+    return None
+
+
+def launched_rank() -> int | None:
+    """This process's rank as the launcher says (no MPI call), None when not launched."""
+    return _launch_var(0)
+
+
+def launched_size() -> int | None:
+    """The number of processes the launcher started (None when unknown or not launched)."""
+    return _launch_var(1)
+
+
+class Comm:
+    """The communicator contract. Arrays are numpy arrays, C-contiguous; a 2-D array is a
+    sequence of rows (counts are in rows)."""
+
+    rank: int = 0
+    size: int = 1
+    local_rank: int = 0
+    local_size: int = 1
+    library: str = ""
+
+    def alltoallv(self, send: np.ndarray, sendcounts, out: np.ndarray | None = None,
+                  displs=None):
+        """Personalised all-to-all: rows ``send[displs[j]:displs[j] + sendcounts[j]]`` go to
+        rank j (``displs`` default: the blocks follow each other in rank order). Exchanges the
+        counts first, then the data. Returns ``(recv, recvcounts)``: rows from rank 0, then
+        rank 1, ... ``out``: a buffer to receive into when large enough (``recv`` is then a
+        view of it)."""
+        raise NotImplementedError
+
+    def allgather(self, obj) -> list:
+        """A small Python object from every rank, as a list indexed by rank."""
+        raise NotImplementedError
+
+    def allgatherv(self, array: np.ndarray):
+        """Every rank's array concatenated in rank order, and the per-rank row counts."""
+        raise NotImplementedError
+
+    def allreduce(self, value, op: str = "sum"):
+        """Reduce a number or an array over all ranks: op is 'sum', 'max' or 'min'."""
+        raise NotImplementedError
+
+    def bcast(self, obj, root: int = 0):
+        raise NotImplementedError
+
+    def barrier(self) -> None:
+        raise NotImplementedError
+
+    def abort(self, code: int = 1):
+        """End every rank now with exit status ``code``."""
+        raise NotImplementedError
+
+
+def _check_op(op: str) -> None:
+    if op not in REDUCE_OPS:
+        raise ValueError(f"unknown reduction {op!r}; one of {REDUCE_OPS}")
+
+
+def _counts(sendcounts, size: int) -> np.ndarray:
+    c = np.ascontiguousarray(sendcounts, dtype=np.int64).reshape(-1)
+    if c.shape[0] != size:
+        raise ValueError(f"alltoallv: {c.shape[0]} send counts for {size} ranks")
+    return c
+
+
+def _displs(displs, counts: np.ndarray) -> np.ndarray:
+    if displs is not None:
+        return np.ascontiguousarray(displs, dtype=np.int64).reshape(-1)
+    d = np.zeros(counts.shape[0], dtype=np.int64)
+    np.cumsum(counts[:-1], out=d[1:])
+    return d
+
+
+def _recv_buffer(out, rows: int, like: np.ndarray) -> np.ndarray:
+    shape = (rows,) + like.shape[1:]
+    if (out is not None and out.dtype == like.dtype and out.shape[1:] == like.shape[1:]
+            and out.shape[0] >= rows):
+        return out[:rows]
+    return np.empty(shape, dtype=like.dtype)
+
+
+class SerialComm(Comm):
+    """One rank, no MPI: every collective is the identity."""
+
+    library = "serial (no MPI)"
+
+    def alltoallv(self, send, sendcounts, out=None, displs=None):
+        c = _counts(sendcounts, 1)
+        d = int(_displs(displs, c)[0])
+        recv = _recv_buffer(out, int(c[0]), send)
+        recv[...] = send[d:d + int(c[0])]
+        return recv, c.copy()
+
+    def allgather(self, obj):
+        return [obj]
+
+    def allgatherv(self, array):
+        a = np.ascontiguousarray(array)
+        return a.copy(), np.array([a.shape[0]], dtype=np.int64)
+
+    def allreduce(self, value, op="sum"):
+        _check_op(op)
+        return value.copy() if isinstance(value, np.ndarray) else value
+
+    def bcast(self, obj, root=0):
+        return obj
+
+    def barrier(self):
+        pass
+
+    def abort(self, code=1):
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(code)
+
+
+class MPIComm(Comm):
+    """mpi4py behind the Comm contract (``MPI.COMM_WORLD`` by default)."""
+
+    def __init__(self, comm=None):
+        from mpi4py import MPI
+
+        self._MPI = MPI
+        self._comm = MPI.COMM_WORLD if comm is None else comm
+        self.rank = self._comm.Get_rank()
+        self.size = self._comm.Get_size()
+        node = self._comm.Split_type(MPI.COMM_TYPE_SHARED, key=self.rank)
+        self.local_rank = node.Get_rank()
+        self.local_size = node.Get_size()
+        node.Free()
+        self.library = MPI.Get_library_version().strip().splitlines()[0].strip()
+        self._ops = {"sum": MPI.SUM, "max": MPI.MAX, "min": MPI.MIN}
+
+    def alltoallv(self, send, sendcounts, out=None, displs=None):
+        send = np.ascontiguousarray(send)
+        sc = _counts(sendcounts, self.size)
+        rc = np.empty(self.size, dtype=np.int64)
+        self._comm.Alltoall(sc, rc)
+        recv = _recv_buffer(out, int(rc.sum()), send)
+        width = int(np.prod(send.shape[1:], dtype=np.int64))
+        sd = _displs(displs, sc)
+        rd = np.zeros(self.size, dtype=np.int64)
+        np.cumsum(rc[:-1], out=rd[1:])
+        self._comm.Alltoallv([send, (sc * width, sd * width)], [recv, (rc * width, rd * width)])
+        return recv, rc
+
+    def allgather(self, obj):
+        return self._comm.allgather(obj)
+
+    def allgatherv(self, array):
+        a = np.ascontiguousarray(array)
+        counts = np.array(self._comm.allgather(int(a.shape[0])), dtype=np.int64)
+        width = int(np.prod(a.shape[1:], dtype=np.int64))
+        out = np.empty((int(counts.sum()),) + a.shape[1:], dtype=a.dtype)
+        displ = np.zeros(self.size, dtype=np.int64)
+        np.cumsum(counts[:-1], out=displ[1:])
+        self._comm.Allgatherv(a, [out, (counts * width, displ * width)])
+        return out, counts
+
+    def allreduce(self, value, op="sum"):
+        _check_op(op)
+        if isinstance(value, np.ndarray):
+            a = np.ascontiguousarray(value)
+            out = np.empty_like(a)
+            self._comm.Allreduce(a, out, op=self._ops[op])
+            return out
+        if isinstance(value, (bool, np.bool_)):
+            return bool(self.allreduce(np.array([int(value)], np.int64), op)[0])
+        if isinstance(value, (int, np.integer)):
+            return int(self.allreduce(np.array([value], np.int64), op)[0])
+        return float(self.allreduce(np.array([value], np.float64), op)[0])
+
+    def bcast(self, obj, root=0):
+        return self._comm.bcast(obj, root=root)
+
+    def barrier(self):
+        self._comm.Barrier()
+
+    def abort(self, code=1):
+        sys.stdout.flush()
+        sys.stderr.flush()
+        self._comm.Abort(code)
+
+
+class _Shared:
+    def __init__(self, size: int, timeout: float):
+        self.slots = [None] * size
+        self.barrier = threading.Barrier(size, timeout=timeout)
+
+
+class ThreadComm(Comm):
+    """P ranks as P threads of this process, for tests. ``ThreadComm.run(P, fn, *args)`` calls
+    ``fn(comm, *args)`` on every rank and returns the results by rank; an exception on one
+    rank breaks every rank's next collective and is re-raised by ``run``."""
+
+    library = "threads (test communicator)"
+
+    def __init__(self, rank: int, shared: _Shared):
+        self.rank = rank
+        self.size = len(shared.slots)
+        self.local_rank = rank
+        self.local_size = self.size
+        self._sh = shared
+
+    @classmethod
+    def run(cls, size: int, fn, *args, timeout: float = 120.0):
+        shared = _Shared(size, timeout)
+        results = [None] * size
+        errors = [None] * size
+
+        def body(r):
+            try:
+                results[r] = fn(cls(r, shared), *args)
+            except BaseException as exc:  # noqa: BLE001 - handed to the caller below
+                errors[r] = exc
+                shared.barrier.abort()
+
+        threads = [threading.Thread(target=body, args=(r,)) for r in range(size)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        first = next((e for e in errors if e is not None and
+                      not isinstance(e, threading.BrokenBarrierError)), None)
+        if first is None:
+            first = next((e for e in errors if e is not None), None)
+        if first is not None:
+            raise first
+        return results
+
+    def _exchange(self, value) -> list:
+        """Every rank's value, by rank (two barriers: the slots are reused next time)."""
+        self._sh.slots[self.rank] = value
+        self._sh.barrier.wait()
+        values = list(self._sh.slots)
+        self._sh.barrier.wait()
+        return values
+
+    def alltoallv(self, send, sendcounts, out=None, displs=None):
+        send = np.ascontiguousarray(send)
+        sc = _counts(sendcounts, self.size)
+        everyone = self._exchange((send, _displs(displs, sc), sc))
+        parts = [s[d[self.rank]:d[self.rank] + c[self.rank]] for s, d, c in everyone]
+        rc = np.array([p.shape[0] for p in parts], dtype=np.int64)
+        recv = _recv_buffer(out, int(rc.sum()), send)
+        if recv.shape[0]:
+            np.concatenate(parts, out=recv)
+        return recv, rc
+
+    def allgather(self, obj):
+        return self._exchange(obj)
+
+    def allgatherv(self, array):
+        parts = self._exchange(np.ascontiguousarray(array).copy())
+        return np.concatenate(parts), np.array([p.shape[0] for p in parts], dtype=np.int64)
+
+    def allreduce(self, value, op="sum"):
+        _check_op(op)
+        values = self._exchange(value)
+        if isinstance(value, np.ndarray):
+            stack = np.stack(values)
+            return {"sum": stack.sum, "max": stack.max, "min": stack.min}[op](axis=0)
+        return {"sum": sum, "max": max, "min": min}[op](values)
+
+    def bcast(self, obj, root=0):
+        return self._exchange(obj)[root]
+
+    def barrier(self):
+        self._exchange(None)
+
+    def abort(self, code=1):
+        raise SystemExit(code)
+
+
+def world(force: bool = False) -> Comm | None:
+    """The communicator of this process: MPIComm when started by an MPI launcher, SerialComm
+    when ``force`` (the distributed engine asked for without a launcher), else None.
+
+    InputError when a launcher started several processes but mpi4py cannot be imported.
+    """
+    size = launched_size()
+    if launched_rank() is not None or (size is not None and size > 1):
+        try:
+            return MPIComm()
+        except ImportError as exc:
+            if (size or 1) > 1:
+                raise InputError(
+                    f"started by an MPI launcher with {size} processes, but mpi4py cannot be "
+                    f"imported ({exc}); install the 'mpi' extra: pip install 'pygraph500[mpi]'"
+                ) from None
+    return SerialComm() if force else None
+
+
+def _one_line(exc: BaseException) -> str:
+    if isinstance(exc, Graph500Error):
+        return str(exc)
+    text = str(exc).strip().splitlines()
+    return f"{type(exc).__name__}: {text[0] if text else ''}".rstrip(": ")
+
+
+@contextmanager
+def abort_on_error(comm: Comm, prog: str = "graph500"):
+    """Run rank code; on an exception print ``prog: error on rank R of P: message`` (one
+    line) and abort all ranks with status 2 for a Graph500Error (bad input, not enough
+    memory), 130 for an interrupt, 1 otherwise. PYGRAPH500_TRACEBACK=1 adds the traceback."""
+    try:
+        yield
+    except SystemExit:
+        raise
+    except BaseException as exc:  # noqa: BLE001 - every failure must end every rank
+        code = 2 if isinstance(exc, Graph500Error) else 130 if isinstance(
+            exc, KeyboardInterrupt) else 1
+        where = f" on rank {comm.rank} of {comm.size}" if comm.size > 1 else ""
+        if os.environ.get("PYGRAPH500_TRACEBACK"):
+            import traceback
+
+            traceback.print_exc()
+        print(f"{prog}: error{where}: {_one_line(exc)}", file=sys.stderr, flush=True)
+        comm.abort(code)
+        raise
+
+
+def collective_check(comm: Comm, check) -> str | None:
+    """Run ``check()`` on every rank; the first rank's Graph500Error message (None when every
+    rank passed), the same on all ranks, so bad parameters are reported once (by rank 0) and
+    every rank exits alike. Other exceptions propagate."""
+    try:
+        check()
+        mine = None
+    except Graph500Error as exc:
+        mine = str(exc)
+    errors = comm.allgather(mine)
+    first = next((e for e in errors if e is not None), None)
+    return first
