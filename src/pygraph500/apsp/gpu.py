@@ -5,7 +5,7 @@
   like a matrix multiplication (TILE x TILE threads, one output element each).
 - ``blocked``: Katz-Kider's three phases per diagonal tile, every tile staged in shared
   memory: phase 1 one thread block, phase 2 a (tiles, 2) grid for the primary tile's row
-  and column, phase 3 a (tiles, tiles) grid for the rest. The paper's best variant has each
+  and column (one kernel for both), phase 3 a (tiles, tiles) grid for the rest. The paper's best variant has each
   thread compute 4 x 2 elements; here each thread computes one.
 
 Same internal encoding and predecessor rule as ``apsp.cpu``. In CI these kernels run under
@@ -101,33 +101,13 @@ def _product(L, PL, out, pout, changed, floor, clamp, pred):
 
 
 @cuda.jit
-def _phase1(D, P, t0, floor, clamp, pred):
-    """Close the primary tile D[t0:t0+TILE, t0:t0+TILE] in shared memory, k outer."""
-    s = cuda.shared.array((TILE, TILE), dtype=D.dtype)
-    tx = cuda.threadIdx.x
-    ty = cuda.threadIdx.y
-    i = t0 + ty
-    j = t0 + tx
-    s[ty, tx] = D[i, j]
-    cuda.syncthreads()
-    for k in range(TILE):
-        v = s[ty, k] + s[k, tx]
-        pv = P[t0 + k, j] if pred else 0
-        cuda.syncthreads()
-        if v < s[ty, tx]:
-            s[ty, tx] = v if not clamp or v > floor else floor
-            if pred:
-                P[i, j] = pv
-        cuda.syncthreads()
-    D[i, j] = s[ty, tx]
-
-
-@cuda.jit
-def _phase2(D, P, t0, floor, clamp, pred):
-    """Block (o, 0): the row tile (t0, o) <- primary (x) itself; block (o, 1): the column
-    tile (o, t0) <- itself (x) primary. Both staged with the primary tile in shared memory."""
-    o = cuda.blockIdx.x * TILE
-    if o == t0:
+def _phases12(D, P, t0, floor, clamp, pred, primary):
+    """``primary``: phase 1, one block closes the primary tile (t0, t0) in shared memory, k
+    outer, both operands read from the tile as it is updated. Else phase 2: block (o, 0)
+    does the row tile (t0, o) <- primary (x) itself, block (o, 1) the column tile
+    (o, t0) <- itself (x) primary, with the closed primary tile staged beside it."""
+    o = t0 if primary else cuda.blockIdx.x * TILE
+    if o == t0 and not primary:
         return
     prim = cuda.shared.array((TILE, TILE), dtype=D.dtype)
     cur = cuda.shared.array((TILE, TILE), dtype=D.dtype)
@@ -140,7 +120,9 @@ def _phase2(D, P, t0, floor, clamp, pred):
     cur[ty, tx] = D[i, j]
     cuda.syncthreads()
     for k in range(TILE):
-        if row:
+        if primary:
+            v = cur[ty, k] + cur[k, tx]
+        elif row:
             v = prim[ty, k] + cur[k, tx]
         else:
             v = cur[ty, k] + prim[k, tx]
@@ -201,8 +183,8 @@ def run(D, P, algorithm, floor, clamp, pred, b, n):
             _fw_step[(nt, nt), threads](dD, dP, k, floor, clamp, pred)
     elif algorithm == "blocked":
         for t0 in range(0, size, TILE):
-            _phase1[1, threads](dD, dP, t0, floor, clamp, pred)
-            _phase2[(nt, 2), threads](dD, dP, t0, floor, clamp, pred)
+            _phases12[1, threads](dD, dP, t0, floor, clamp, pred, True)
+            _phases12[(nt, 2), threads](dD, dP, t0, floor, clamp, pred, False)
             _phase3[(nt, nt), threads](dD, dP, t0, floor, clamp, pred)
     else:
         total = max(1, math.ceil(math.log2(n - 1))) if n > 2 else 1
