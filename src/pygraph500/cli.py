@@ -54,7 +54,9 @@ def build_parser() -> argparse.ArgumentParser:
                      help="number of search keys (Graph500: 64; others are labelled)")
     run.add_argument("--algorithm", "-a", default=None,
                      help=f"BFS algorithm: {', '.join(ALGORITHMS)} (default {DEFAULT_ALGORITHM}); "
-                          "embedded runs only")
+                          "distributed runs: topdown-queue (default: thesis Algorithm 4) or "
+                          "direction-optimizing (bottom-up levels on an allgathered frontier "
+                          "bitmap)")
     run.add_argument("--threads", "-t", type=int, default=None,
                      help="worker threads (default: all cores; under mpiexec, per process: "
                           "the node's cores shared among its processes)")
@@ -204,23 +206,20 @@ def _cmd_run_distributed(args, comm) -> int:
     every rank exits 2; a failure on any rank aborts them all; rank 0 prints the results."""
     from .benchmark import RunConfig, result_json
     from .benchmark.distributed import check_distributed, run_distributed
-    from .bfs import DEFAULT_ALGORITHM
+    from .dist import DEFAULT_DIST_ALGORITHM
     from .dist.comm import abort_on_error, collective_check
     from .io import check_writable, write_json
     from .report import Progress, format_dist_levels, format_official
 
     rank0 = comm.rank == 0
     config = RunConfig(scale=args.scale, edgefactor=args.edgefactor, seed=tuple(args.seed),
-                       num_roots=args.roots, algorithm=DEFAULT_ALGORITHM, threads=args.threads,
-                       validate=args.validate,
+                       num_roots=args.roots, algorithm=args.algorithm or DEFAULT_DIST_ALGORITHM,
+                       threads=args.threads, validate=args.validate,
                        sort_vertices=None if args.sort_vertices == "none" else args.sort_vertices,
                        input=args.input, input_format=args.format, num_vertices=args.num_vertices,
                        prune=args.prune)
 
     def check():
-        if args.algorithm is not None:
-            raise InputError("--algorithm picks an embedded BFS; the distributed engine runs "
-                             "thesis Algorithm 4 (1d-topdown), whose variants --prune selects")
         check_distributed(config, comm)
         if rank0 and args.json:
             check_writable(args.json)
@@ -239,7 +238,8 @@ def _cmd_run_distributed(args, comm) -> int:
             if args.levels and result.runs:
                 print(format_dist_levels(result.runs[0].levels,
                                          f"# levels of the search from root {result.runs[0].root} "
-                                         f"({comm.size} processes, --prune "
+                                         f"({comm.size} process{'es' if comm.size > 1 else ''}, "
+                                         f"{config.algorithm}, --prune "
                                          f"{result.distributed['prune']})"))
             if args.json:
                 write_json(result_json(result), args.json)

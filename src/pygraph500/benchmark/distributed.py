@@ -21,18 +21,17 @@ import numpy as np
 
 from ..backend.memory import BASELINE_BYTES, require_memory
 from ..backend.threads import set_threads
-from ..dist import (DEFAULT_PRUNE, LEVEL_FIELDS, DistSearcher, Partition1D, build_dist,
-                    generate_local, vertex_dtype)
+from ..dist import (DEFAULT_DIST_ALGORITHM, DEFAULT_PRUNE, DIST_ALGORITHMS, LEVEL_FIELDS,
+                    DistSearcher, Partition1D, build_dist, generate_local, vertex_dtype)
 from ..dist.validate import count_component_edges_dist, validate_dist
+from ..bfs.types import DIRECTIONS
 from ..errors import InputError
 from ..generator import kronecker
 from .roots import NUM_ROOTS, choose_roots_with
 from .run import BenchmarkResult, RunConfig, SearchRun
 
-__all__ = ["DIST_ALGORITHM", "check_distributed", "run_distributed", "default_threads",
-           "estimate_rank_bytes", "combine_levels"]
-
-DIST_ALGORITHM = "1d-topdown"  # thesis Algorithm 4 (queues, owner v % P); --prune picks 4.2.3 / 4.3.2 / 5.3
+__all__ = ["check_distributed", "run_distributed", "default_threads", "estimate_rank_bytes",
+           "combine_levels"]
 
 # Failure injection for the tests of fault handling (read only here).
 _FAIL_RANK = "PYGRAPH500_FAIL_RANK"
@@ -54,6 +53,10 @@ def check_distributed(config: RunConfig, comm=None) -> None:
     ResourceError when this node cannot hold its processes' share (checked on every rank,
     before any work)."""
     config.check()
+    if config.algorithm not in DIST_ALGORITHMS:
+        raise InputError(f"the distributed engine runs {' or '.join(DIST_ALGORITHMS)} (default "
+                         f"{DEFAULT_DIST_ALGORITHM}: thesis Algorithm 4); got "
+                         f"--algorithm {config.algorithm}")
     if config.input is not None:
         raise InputError("--input is not supported by the distributed engine (mpiexec -n P): "
                          "it generates the Kronecker graph on the ranks; run `graph500 run "
@@ -106,13 +109,13 @@ def combine_levels(per_rank: list[dict]) -> list[dict]:
             "frontier": int(sum(pr["queue"])),
             "edges_examined": int(sum(pr["nlf"])),
             "discovered": int(sum(pr["enqueued_local"]) + sum(pr["enqueued_received"])),
-            "direction": "top-down",
+            "direction": DIRECTIONS[pr["direction"][0]],
             "time": float(max(pr["time"])),
         }
         row["unique_ratio"] = (row["discovered"] / row["edges_examined"]
                                if row["edges_examined"] else 0.0)
         for k in LEVEL_FIELDS:
-            if k in ("queue", "time"):
+            if k in ("direction", "queue", "time"):
                 continue
             row[k] = float(max(pr[k])) if k.endswith("_time") else int(sum(pr[k]))
         row["prune_ratio"] = row["nlf_pruned"] / row["nlf"] if row["nlf"] else 0.0
@@ -143,7 +146,7 @@ def _warm_up(comm, config: RunConfig, prune: str) -> None:
     tiny = generate_local(comm, 4, 1, config.seed)
     graph = build_dist(comm, tiny, compact_columns=prune == "bitmap")
     root = int(kronecker(4, 1, config.seed, start=0, end=1).src[0])
-    result = DistSearcher(comm, graph, prune).search(root)
+    result = DistSearcher(comm, graph, prune, config.algorithm).search(root)
     validate_dist(comm, graph.part, tiny, result.parent, root)
     count_component_edges_dist(comm, graph.part, tiny, result.parent)
 
@@ -189,7 +192,7 @@ def run_distributed(config: RunConfig, comm, progress=None) -> BenchmarkResult:
         labels.append(f"{comm.local_size} processes x {threads} threads on {cores} cores of "
                       f"this node: oversubscribed, times are not those of dedicated cores")
 
-    searcher = DistSearcher(comm, graph, prune)
+    searcher = DistSearcher(comm, graph, prune, config.algorithm)
     runs: list[SearchRun] = []
     if len(roots):  # warm-up search, as the reference does
         searcher.search(int(roots[0]))
@@ -216,7 +219,7 @@ def run_distributed(config: RunConfig, comm, progress=None) -> BenchmarkResult:
         "edge_tuples": len(edges), "threads": threads, "node_rank": comm.local_rank,
     })
     info = {
-        "algorithm": DIST_ALGORITHM,
+        "algorithm": config.algorithm,
         "prune": prune,
         "num_processes": comm.size,
         "partition": "1D: vertex v on rank v % P (local id v // P); rank r generates edge "

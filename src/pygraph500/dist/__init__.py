@@ -1,7 +1,8 @@
 """The distributed engine (DESIGN.md ``dist/``): communicators, the 1D partition, and the
 distributed generation, kernel 1, BFS (thesis Algorithm 4 with sort-unique pruning) and
 validation, all written against ``Comm`` so they also run embedded on ``SerialComm``."""
-from .bfs import DEFAULT_PRUNE, LEVEL_FIELDS, PRUNE_MODES, DistBFSResult, DistSearcher, bfs_dist
+from .bfs import (DEFAULT_DIST_ALGORITHM, DEFAULT_PRUNE, DIST_ALGORITHMS, LEVEL_FIELDS,
+                  PRUNE_MODES, DistBFSResult, DistSearcher, bfs_dist)
 from .build import DistGraph, build_dist
 from .comm import (Comm, MPIComm, SerialComm, ThreadComm, abort_on_error, collective_check,
                    launched_rank, launched_size, world)
@@ -13,5 +14,5 @@ __all__ = [
     "abort_on_error", "collective_check",
     "Partition1D", "edge_range", "bucket_by_owner", "fetch", "vertex_dtype",
     "LocalEdges", "generate_local", "DistGraph", "build_dist",
-    "PRUNE_MODES", "DEFAULT_PRUNE", "LEVEL_FIELDS", "DistBFSResult", "DistSearcher", "bfs_dist",
+    "PRUNE_MODES", "DEFAULT_PRUNE", "DIST_ALGORITHMS", "DEFAULT_DIST_ALGORITHM", "LEVEL_FIELDS", "DistBFSResult", "DistSearcher", "bfs_dist",
 ]

@@ -41,21 +41,30 @@ import numba
 import numpy as np
 from numba import njit, prange
 
-from ..bfs._common import fetch_or
+from ..bfs._common import cttz, fetch_or
+from ..bfs.steps import go_bottom_up
 from ..errors import InputError
 from .build import DistGraph
 from .partition import vertex_dtype
 
-__all__ = ["PRUNE_MODES", "DEFAULT_PRUNE", "LEVEL_FIELDS", "DistBFSResult", "DistSearcher",
-           "bfs_dist"]
+__all__ = ["PRUNE_MODES", "DEFAULT_PRUNE", "DIST_ALGORITHMS", "DEFAULT_DIST_ALGORITHM",
+           "LEVEL_FIELDS", "DistBFSResult", "DistSearcher", "bfs_dist"]
 
 PRUNE_MODES = ("sort-unique", "none", "bitmap")
 DEFAULT_PRUNE = "sort-unique"
+# The distributed engine's algorithms, named as their embedded counterparts.
+DIST_ALGORITHMS = ("topdown-queue", "direction-optimizing")
+DEFAULT_DIST_ALGORITHM = "topdown-queue"
+# Beamer's switching parameters, the embedded direction-optimizing defaults.
+ALPHA = 15.0
+BETA = 18.0
 
 # Per level and per rank. Counts are entries (vertex, parent pairs); bytes are message bytes.
 LEVEL_FIELDS = (
-    "queue",          # CLQ: vertices in this rank's current level queue
-    "nlf",            # NLF: adjacency entries of the queue (the frontier before pruning)
+    "direction",      # 0 top-down (Algorithm 4), 1 bottom-up (direction-optimizing only)
+    "queue",          # CLQ: vertices in this rank's current level queue (frontier)
+    "nlf",            # NLF: adjacency entries of the queue (the frontier before pruning);
+                      # bottom-up: adjacency entries examined
     "nlf_pruned",     # entries left after pruning (sort-unique: distinct vertices)
     "local",          # LV: entries of them owned by this rank (never sent)
     "sent",           # entries sent to other ranks
@@ -68,15 +77,21 @@ LEVEL_FIELDS = (
     "comm_time",      # seconds: alltoallv of counts and data, termination allreduce
     "time",           # seconds: the whole level on this rank
 )
-_INT_FIELDS = LEVEL_FIELDS[:10]
+_INT_FIELDS = LEVEL_FIELDS[:11]
+
+# Pack (NLF key, parent) into one int64 word when both fit (up to about SCALE 30); else the
+# parent travels in its own array. Read when a searcher is made (tests turn it off).
+PACK_PARENTS = True
 
 _ONE = np.uint64(1)
 
 
 @njit(cache=True, parallel=True)
-def _expand(indptr, indices, queue, qlen, visited, rank, size, pow2, shift, mask, nlmax,
-            seen, column, use_seen, key, par, nthreads):
-    """Write the NLF of queue[:qlen] into key/par (key -1: dropped); returns (m, kept)."""
+def _expand(indptr, indices, queue, qlen, visited, rank, size, pow2, shift, mask, lbits,
+            pbits, seen, column, use_seen, key, par, nthreads):
+    """Write the NLF of queue[:qlen]: entry j's key ``owner << lbits | local id`` and parent
+    (``pbits`` > 0: one word ``key << pbits | parent`` in ``key``, ``par`` unused); -1 marks a
+    dropped entry. Returns (m, kept)."""
     off = np.empty(qlen + 1, np.int64)
     off[0] = 0
     for i in range(qlen):
@@ -107,21 +122,23 @@ def _expand(indptr, indices, queue, qlen, visited, rank, size, pow2, shift, mask
                 else:
                     o = v % size
                     loc = v // size
-                out = o * nlmax + loc
-                if o == rank:
-                    if visited[loc >> 6] & (_ONE << np.uint64(loc & 63)):
-                        out = -1
-                elif use_seen:
+                # drop (branch-free): an own vertex already visited
+                drop = np.int64((visited[loc >> 6] >> np.uint64(loc & 63)) & _ONE) & np.int64(
+                    o == rank)
+                if use_seen and o != rank:
                     col = np.int64(column[e])
                     bit = _ONE << np.uint64(col & 63)
                     if seen[col >> 6] & bit:
-                        out = -1
+                        drop = 1
                     elif fetch_or(seen, col >> 6, bit) & bit:
-                        out = -1
-                key[j] = out
-                par[j] = pu
-                if out >= 0:
-                    k += 1
+                        drop = 1
+                out = (o << lbits) | loc
+                if pbits > 0:
+                    key[j] = (out << pbits) | pu | -drop
+                else:
+                    key[j] = out | -drop
+                    par[j] = pu
+                k += 1 - drop
                 j += 1
             i += 1
         kept[c] = k
@@ -129,13 +146,15 @@ def _expand(indptr, indices, queue, qlen, visited, rank, size, pow2, shift, mask
 
 
 @njit(cache=True)
-def _split(key, par, m, nlmax, size, send, counts):
+def _split(key, par, m, lbits, pbits, size, send, counts):
     """Counting sort of the kept NLF entries by owner: rows (local id, parent) into send."""
+    lmask = (np.int64(1) << lbits) - 1
+    pmask = (np.int64(1) << pbits) - 1
     counts[:] = 0
     for j in range(m):
         k = key[j]
         if k >= 0:
-            counts[k // nlmax] += 1
+            counts[k >> (lbits + pbits)] += 1
     pos = np.empty(size, np.int64)
     acc = 0
     for r in range(size):
@@ -144,61 +163,117 @@ def _split(key, par, m, nlmax, size, send, counts):
     for j in range(m):
         k = key[j]
         if k >= 0:
-            o = k // nlmax
-            send[pos[o], 0] = k - o * nlmax
-            send[pos[o], 1] = par[j]
+            if pbits > 0:
+                p = k & pmask
+                k >>= pbits
+            else:
+                p = par[j]
+            o = k >> lbits
+            send[pos[o], 0] = k & lmask
+            send[pos[o], 1] = p
             pos[o] += 1
     return acc
 
 
 @njit(cache=True)
-def _sort_unique(key, par, m, key_bits, tkey, tpar, nlmax, size, send, counts):
-    """Sort the kept entries by key (LSD radix, payload carried), keep the first entry of
-    every key: rows (local id, parent) grouped by owner into send. Returns the count."""
-    n = 0
-    for j in range(m):  # compact the kept entries
-        if key[j] >= 0:
-            key[n] = key[j]
-            par[n] = par[j]
-            n += 1
-    passes = max(1, (key_bits + 10) // 11)
-    bits = (key_bits + passes - 1) // passes
-    mask = (1 << bits) - 1
-    cnt = np.empty((1 << bits) + 1, np.int64)
-    a_k, a_p, b_k, b_p = key, par, tkey, tpar
-    shift = 0
-    for _ in range(passes):
-        cnt[:] = 0
-        for j in range(n):
-            cnt[((a_k[j] >> shift) & mask) + 1] += 1
-        for d in range(mask + 1):
-            cnt[d + 1] += cnt[d]
-        for j in range(n):
-            d = (a_k[j] >> shift) & mask
-            t = cnt[d]
-            b_k[t] = a_k[j]
+def _radix_pass(a_k, a_p, b_k, b_p, n, shift, mask, cnt, first, payload):
+    """One stable LSD pass by digit ``(key >> shift) & mask``; the first pass reads the NLF
+    as written (``n`` entries, -1 dropped) and so also compacts it. Returns the count."""
+    cnt[:] = 0
+    for j in range(n):
+        x = a_k[j]
+        if first and x < 0:
+            continue
+        cnt[((x >> shift) & mask) + 1] += 1
+    for d in range(mask + 1):
+        cnt[d + 1] += cnt[d]
+    for j in range(n):
+        x = a_k[j]
+        if first and x < 0:
+            continue
+        d = (x >> shift) & mask
+        t = cnt[d]
+        b_k[t] = x
+        if payload:
             b_p[t] = a_p[j]
-            cnt[d] = t + 1
-        a_k, a_p, b_k, b_p = b_k, b_p, a_k, a_p
-        shift += bits
+        cnt[d] = t + 1
+    return cnt[mask]
+
+
+# sort-unique: LSD radix passes sort the keys down to blocks of 2**UNIQUE_BITS keys; inside a
+# block the last digit is not sorted, the block's entries are made unique with a bitmap of its
+# keys (4 KiB, in L1) instead: the first entry of every key is kept, in NLF order. Read when a
+# searcher is made (tests lower it).
+UNIQUE_BITS = 15
+_DIGIT_BITS = 8
+
+
+@njit(cache=True)
+def _sort_unique(key, par, m, lbits, pbits, key_bits, unique_bits, tkey, tpar, size, send,
+                 counts):
+    """Sort the kept entries by key (see UNIQUE_BITS; the parent rides in the low ``pbits``
+    bits of the word, or in ``par`` when ``pbits`` is 0) and keep the first entry of every
+    key: rows (local id, parent) grouped by owner into send. Returns the count."""
+    low = min(unique_bits, lbits)  # owner bits always sorted: the rows come out by owner
+    high = key_bits - low
+    payload = pbits == 0
+    a_k, a_p, b_k, b_p = key, par, tkey, tpar
+    n = m
+    first = True
+    if high > 0:
+        passes = (high + _DIGIT_BITS - 1) // _DIGIT_BITS
+        bits = (high + passes - 1) // passes
+        mask = (np.int64(1) << bits) - 1
+        cnt = np.empty((1 << bits) + 1, np.int64)
+        shift = pbits + low
+        for _ in range(passes):
+            n = _radix_pass(a_k, a_p, b_k, b_p, n, shift, mask, cnt, first, payload)
+            a_k, a_p, b_k, b_p = b_k, b_p, a_k, a_p
+            shift += bits
+            first = False
+    lmask = (np.int64(1) << lbits) - 1
+    pmask = (np.int64(1) << pbits) - 1
+    bmask = (np.int64(1) << low) - 1
+    block = np.zeros(((1 << low) + 63) // 64, np.uint64)
     counts[:] = 0
     w = 0
-    last = -1
-    for j in range(n):
-        k = a_k[j]
-        if k != last:
-            last = k
-            o = k // nlmax
-            send[w, 0] = k - o * nlmax
-            send[w, 1] = a_p[j]
-            counts[o] += 1
-            w += 1
+    j = 0
+    while j < n:  # one block of equal high key bits at a time
+        x = a_k[j]
+        if first and x < 0:
+            j += 1
+            continue
+        hi = (x >> pbits) >> low
+        jstart = j
+        while j < n:
+            x = a_k[j]
+            if first and x < 0:
+                j += 1
+                continue
+            k = x >> pbits
+            if (k >> low) != hi:
+                break
+            b = k & bmask
+            bit = _ONE << np.uint64(b & 63)
+            if not (block[b >> 6] & bit):
+                block[b >> 6] |= bit
+                send[w, 0] = k & lmask
+                send[w, 1] = x & pmask if pbits > 0 else a_p[j]
+                counts[k >> lbits] += 1
+                w += 1
+            j += 1
+        for t in range(jstart, j):  # clear what the block set
+            x = a_k[t]
+            if x >= 0:
+                block[((x >> pbits) & bmask) >> 6] = 0
     return w
 
 
 @njit(cache=True)
-def _filter(rows, parent, visited, nq, nqlen):
-    """Claim the unvisited vertices of rows (local id, parent); append them to nq."""
+def _filter(rows, indptr, parent, visited, nq, nqlen):
+    """Claim the unvisited vertices of rows (local id, parent); append them to nq. Returns
+    the new queue length and the degree sum of the claimed vertices."""
+    degsum = 0
     for k in range(rows.shape[0]):
         loc = rows[k, 0]
         w = loc >> 6
@@ -208,7 +283,78 @@ def _filter(rows, parent, visited, nq, nqlen):
             parent[loc] = rows[k, 1]
             nq[nqlen] = loc
             nqlen += 1
-    return nqlen
+            degsum += indptr[loc + 1] - indptr[loc]
+    return nqlen, degsum
+
+
+@njit(cache=True)
+def _queue_to_bits(q, qlen, bits):
+    bits[:] = 0
+    for i in range(qlen):
+        loc = q[i]
+        bits[loc >> 6] |= _ONE << np.uint64(loc & 63)
+
+
+@njit(cache=True)
+def _bits_to_queue(bits, q):
+    n = 0
+    for w in range(bits.shape[0]):
+        x = bits[w]
+        while x:
+            q[n] = (w << 6) + np.int64(cttz(x))
+            n += 1
+            x &= x - _ONE
+    return n
+
+
+@njit(cache=True, parallel=True)
+def _bottom_up(indptr, indices, visited, frontier, nxt, parent, nlocal, size, pow2, shift,
+               mask, nthreads):
+    """One bottom-up level (Beamer): every unvisited local vertex scans its neighbours for one
+    in the frontier (``frontier[owner]``: that rank's bitmap of its local ids) and stops at the
+    first. Threads own whole words of visited / nxt (no atomics). Returns (found, degree sum
+    of the found, adjacency entries examined)."""
+    nwords = visited.shape[0]
+    nch = min(nwords, 32 * nthreads) if nwords > 256 else min(nwords, 1)
+    out = np.zeros((max(nch, 1), 3), np.int64)
+    for c in prange(nch):
+        found = 0
+        deg = 0
+        scanned = 0
+        for w in range(c * nwords // nch, (c + 1) * nwords // nch):
+            todo = ~visited[w]
+            if w == nwords - 1 and nlocal & 63:
+                todo &= (_ONE << np.uint64(nlocal & 63)) - _ONE
+            new = np.uint64(0)
+            while todo:
+                b = np.int64(cttz(todo))
+                todo &= todo - _ONE
+                loc = (w << 6) + b
+                e0 = indptr[loc]
+                e1 = indptr[loc + 1]
+                e = e0
+                while e < e1:
+                    v = np.int64(indices[e])
+                    if pow2:
+                        o = v & mask
+                        lv = v >> shift
+                    else:
+                        o = v % size
+                        lv = v // size
+                    e += 1
+                    if (frontier[o, lv >> 6] >> np.uint64(lv & 63)) & _ONE:
+                        parent[loc] = v
+                        new |= _ONE << np.uint64(b)
+                        found += 1
+                        deg += e1 - e0
+                        break
+                scanned += e - e0
+            nxt[w] = new
+            visited[w] |= new
+        out[c, 0] = found
+        out[c, 1] = deg
+        out[c, 2] = scanned
+    return out[:, 0].sum(), out[:, 1].sum(), out[:, 2].sum()
 
 
 @dataclass
@@ -227,27 +373,43 @@ class DistBFSResult:
 
 
 class DistSearcher:
-    """Distributed searches of one DistGraph with one pruning mode. Buffers (NLF, sort
-    scratch, messages, queues) are kept from search to search: fresh memory is slow on
-    virtual machines, and a level's arrays can be as large as the rank's adjacency."""
+    """Distributed searches of one DistGraph with one algorithm and pruning mode. Buffers
+    (NLF, sort scratch, messages, queues) are kept from search to search: fresh memory is slow
+    on virtual machines, and a level's arrays can be as large as the rank's adjacency.
 
-    def __init__(self, comm, graph: DistGraph, prune: str = DEFAULT_PRUNE):
+    ``algorithm``: ``"topdown-queue"`` (thesis Algorithm 4, every level top-down) or
+    ``"direction-optimizing"`` (Beamer's switch, as the embedded algorithm of that name, with
+    ``ALPHA`` and ``BETA``: a level whose frontier's edges outweigh the unvisited vertices'
+    edges / ALPHA runs bottom-up: the ranks allgather their frontier bitmaps, N/8 bytes in
+    all, and every rank looks for parents of its own unvisited vertices; nothing else moves).
+    """
+
+    def __init__(self, comm, graph: DistGraph, prune: str = DEFAULT_PRUNE,
+                 algorithm: str = DEFAULT_DIST_ALGORITHM):
         if prune not in PRUNE_MODES:
             raise InputError(f"--prune must be one of {', '.join(PRUNE_MODES)}; got {prune!r}")
+        if algorithm not in DIST_ALGORITHMS:
+            raise InputError(f"the distributed engine runs {' or '.join(DIST_ALGORITHMS)}; got "
+                             f"{algorithm!r}")
         if prune == "bitmap" and graph.column is None:
             raise InputError("--prune bitmap needs the graph built with compact columns "
                              "(build_dist(..., compact_columns=True))")
         self.comm = comm
         self.graph = graph
         self.prune = prune
+        self.hybrid = algorithm == "direction-optimizing"
         part = graph.part
         self.size = comm.size
         self.rank = comm.rank
-        self.nlmax = part.max_local
         self.itype = vertex_dtype(part.num_vertices)
         self.pow2 = self.size & (self.size - 1) == 0
         self.shift = self.size.bit_length() - 1
-        self.key_bits = max(1, (self.size * self.nlmax - 1).bit_length())
+        # NLF key: owner << lbits | local id; with the parent packed below it when it fits
+        self.lbits = max(1, (part.max_local - 1).bit_length())
+        self.key_bits = self.lbits + (self.size - 1).bit_length()
+        vbits = max(1, (part.num_vertices - 1).bit_length())
+        self.pbits = vbits if PACK_PARENTS and self.key_bits + vbits <= 63 else 0
+        self.unique_bits = UNIQUE_BITS
         nl = part.num_local
         self.visited = np.zeros((nl + 63) // 64, dtype=np.uint64)
         self.seen = np.zeros((graph.num_columns + 63) // 64 if prune == "bitmap" else 1,
@@ -255,6 +417,9 @@ class DistSearcher:
         self.column = graph.column if prune == "bitmap" else np.zeros(1, dtype=self.itype)
         self.queue = np.empty(max(1, nl), dtype=np.int64)
         self.next = np.empty(max(1, nl), dtype=np.int64)
+        # bottom-up: this rank's frontier / next bitmaps, padded to the largest rank's words
+        self.words = (part.max_local + 63) // 64
+        self.num_entries = int(comm.allreduce(graph.num_entries)) if self.hybrid else 0
         self._bufs: dict[str, np.ndarray] = {}
 
     def _buf(self, name: str, rows: int, dtype, width: int | None = None) -> np.ndarray:
@@ -280,70 +445,135 @@ class DistSearcher:
         visited[:] = 0
         if self.prune == "bitmap":
             self.seen[:] = 0
-        q, nq = self.queue, self.next
+        q = self.queue
         qlen = 0
+        root_degree = 0
         if root % size == rank:
             loc = root // size
             parent[loc] = root
             visited[loc >> 6] |= _ONE << np.uint64(loc & 63)
             q[0] = loc
             qlen = 1
+            root_degree = int(g.indptr[loc + 1] - g.indptr[loc])
         stats = {k: [] for k in LEVEL_FIELDS}
-        total = 1
-        width = np.dtype(self.itype).itemsize * 2
-        counts = np.empty(size, dtype=np.int64)
-        while total > 0:
-            t0 = time.perf_counter()
-            degree_sum = int(g.indptr[q[:qlen] + 1].sum() - g.indptr[q[:qlen]].sum()) if qlen else 0
-            key = self._buf("key", degree_sum, np.int64)
-            par = self._buf("par", degree_sum, self.itype)
-            m, kept = _expand(g.indptr, g.indices, q, np.int64(qlen), visited, np.int64(rank),
-                              np.int64(size), self.pow2, np.int64(self.shift),
-                              np.int64(size - 1), np.int64(self.nlmax), self.seen, self.column,
-                              self.prune == "bitmap", key, par, nthreads)
-            m, kept = int(m), int(kept)
-            send = self._buf("send", kept, self.itype, 2)
-            if self.prune == "sort-unique":
-                tkey = self._buf("tkey", kept, np.int64)
-                tpar = self._buf("tpar", kept, self.itype)
-                pruned = int(_sort_unique(key, par, np.int64(m), np.int64(self.key_bits), tkey,
-                                          tpar, np.int64(self.nlmax), np.int64(size), send,
-                                          counts))
+        # global frontier size, its edges, the unvisited vertices' edges (Beamer's n_f, m_f, m_u)
+        nf, prev_nf = 1, 0
+        if self.hybrid:
+            m_f = int(comm.allreduce(root_degree))
+            m_u = self.num_entries - m_f
+        bottom_up = False
+        while nf > 0:
+            if self.hybrid and not bottom_up and go_bottom_up(nf, prev_nf, m_f, m_u, ALPHA):
+                bottom_up = True
+                front = self._buf("front", self.words, np.uint64)[:self.words]
+                _queue_to_bits(self.queue, np.int64(qlen), front)
+            if bottom_up:
+                row, found, degsum = self._bottom_up_level(parent, qlen)
             else:
-                pruned = int(_split(key, par, np.int64(m), np.int64(self.nlmax), np.int64(size),
-                                    send, counts))
-            displs = np.zeros(size, dtype=np.int64)
-            np.cumsum(counts[:-1], out=displs[1:])
-            own = int(counts[rank])
-            sendcounts = counts.copy()
-            sendcounts[rank] = 0
+                row, found, degsum = self._top_down_level(parent, qlen)
+            t0 = time.perf_counter()
+            news = comm.allreduce(np.array([found, degsum], dtype=np.int64))
             t1 = time.perf_counter()
-            recv_buf = self._bufs.get("recv")
-            recv, recvcounts = comm.alltoallv(send, sendcounts, out=recv_buf, displs=displs)
-            if recv_buf is None or recv.base is not recv_buf:
-                self._bufs["recv"] = recv if recv.base is None else recv.base
-            t2 = time.perf_counter()
-            nqlen = int(_filter(send[displs[rank]:displs[rank] + own], parent, visited, nq,
-                                np.int64(0)))
-            enq_local = nqlen
-            nqlen = int(_filter(recv, parent, visited, nq, np.int64(nqlen)))
-            t3 = time.perf_counter()
-            total = comm.allreduce(nqlen)
-            t4 = time.perf_counter()
-            sent = pruned - own
-            received = int(recvcounts.sum())
-            for name, value in zip(LEVEL_FIELDS, (
-                    qlen, m, pruned, own, sent, sent * width, received, received * width,
-                    enq_local, nqlen - enq_local, (t1 - t0) + (t3 - t2), (t2 - t1) + (t4 - t3),
-                    t4 - t0)):
+            row[-2] += t1 - t0   # comm_time
+            row[-1] += t1 - t0   # time
+            for name, value in zip(LEVEL_FIELDS, row):
                 stats[name].append(value)
-            q, nq = nq, q
-            qlen = nqlen
+            prev_nf, nf = nf, int(news[0])
+            if self.hybrid:
+                m_f = int(news[1])
+                m_u -= m_f
+            if bottom_up:
+                back = nf > 0 and nf <= n / BETA and (
+                    nf < prev_nf or not (m_u > 0 and m_f * ALPHA > m_u))
+                if back or nf == 0:
+                    bottom_up = False
+                    qlen = int(_bits_to_queue(self._bufs["front"][:self.words], self.queue))
+                else:
+                    qlen = found
+            else:
+                qlen = found
         levels = {k: np.array(v, dtype=np.int64 if k in _INT_FIELDS else np.float64)
                   for k, v in stats.items()}
         return DistBFSResult(parent, root, levels)
 
+    def _top_down_level(self, parent, qlen):
+        """Algorithm 4's level: expand, prune, exchange, filter. The next queue replaces the
+        current one. Returns (statistics row, vertices found, their degree sum)."""
+        comm, g = self.comm, self.graph
+        size, rank = self.size, self.rank
+        q, nq = self.queue, self.next
+        t0 = time.perf_counter()
+        degree_sum = int(g.indptr[q[:qlen] + 1].sum() - g.indptr[q[:qlen]].sum()) if qlen else 0
+        packed = self.pbits > 0
+        key = self._buf("key", degree_sum, np.int64)
+        par = self._buf("par", 1 if packed else degree_sum, self.itype)
+        m, kept = _expand(g.indptr, g.indices, q, np.int64(qlen), self.visited, np.int64(rank),
+                          np.int64(size), self.pow2, np.int64(self.shift), np.int64(size - 1),
+                          np.int64(self.lbits), np.int64(self.pbits), self.seen, self.column,
+                          self.prune == "bitmap", key, par, numba.get_num_threads())
+        m, kept = int(m), int(kept)
+        send = self._buf("send", kept, self.itype, 2)
+        counts = np.empty(size, dtype=np.int64)
+        if self.prune == "sort-unique":
+            tkey = self._buf("tkey", kept, np.int64)
+            tpar = self._buf("tpar", 1 if packed else kept, self.itype)
+            pruned = int(_sort_unique(key, par, np.int64(m), np.int64(self.lbits),
+                                      np.int64(self.pbits), np.int64(self.key_bits),
+                                      np.int64(self.unique_bits), tkey, tpar, np.int64(size),
+                                      send, counts))
+        else:
+            pruned = int(_split(key, par, np.int64(m), np.int64(self.lbits),
+                                np.int64(self.pbits), np.int64(size), send, counts))
+        displs = np.zeros(size, dtype=np.int64)
+        np.cumsum(counts[:-1], out=displs[1:])
+        own = int(counts[rank])
+        sendcounts = counts.copy()
+        sendcounts[rank] = 0
+        t1 = time.perf_counter()
+        recv, recvcounts = comm.alltoallv(send, sendcounts, out=self._bufs.get("recv"),
+                                          displs=displs)
+        if recv.base is None:  # a new array (the kept one was too small): keep it
+            self._bufs["recv"] = recv
+        t2 = time.perf_counter()
+        nqlen, deg_local = _filter(send[displs[rank]:displs[rank] + own], g.indptr, parent,
+                                   self.visited, nq, np.int64(0))
+        enq_local = int(nqlen)
+        nqlen, deg_recv = _filter(recv, g.indptr, parent, self.visited, nq, np.int64(nqlen))
+        nqlen = int(nqlen)
+        t3 = time.perf_counter()
+        self.queue, self.next = nq, q
+        width = np.dtype(self.itype).itemsize * 2
+        sent = pruned - own
+        received = int(recvcounts.sum())
+        row = [0, qlen, m, pruned, own, sent, sent * width, received, received * width,
+               enq_local, nqlen - enq_local, (t1 - t0) + (t3 - t2), t2 - t1, t3 - t0]
+        return row, nqlen, int(deg_local) + int(deg_recv)
 
-def bfs_dist(comm, graph: DistGraph, root: int, prune: str = DEFAULT_PRUNE) -> DistBFSResult:
+    def _bottom_up_level(self, parent, qlen):
+        """A bottom-up level: allgather the frontier bitmaps, find parents for the own
+        unvisited vertices. ``front`` holds this rank's frontier and gets the next one."""
+        comm, g = self.comm, self.graph
+        t0 = time.perf_counter()
+        front = self._bufs["front"][:self.words]
+        t1 = time.perf_counter()
+        frontier = comm.allgather(front)
+        t2 = time.perf_counter()
+        nxt = self._buf("nxt", self.words, np.uint64)[:self.words]
+        nxt[:] = 0
+        found, degsum, scanned = _bottom_up(
+            g.indptr, g.indices, self.visited, frontier, nxt, parent, np.int64(g.num_local),
+            np.int64(self.size), self.pow2, np.int64(self.shift), np.int64(self.size - 1),
+            numba.get_num_threads())
+        self._bufs["front"], self._bufs["nxt"] = self._bufs["nxt"], self._bufs["front"]
+        t3 = time.perf_counter()
+        nbytes = self.words * 8 * (self.size - 1)
+        found = int(found)
+        row = [1, qlen, int(scanned), 0, 0, 0, nbytes, 0, nbytes, found, 0,
+               (t1 - t0) + (t3 - t2), t2 - t1, t3 - t0]
+        return row, found, int(degsum)
+
+
+def bfs_dist(comm, graph: DistGraph, root: int, prune: str = DEFAULT_PRUNE,
+             algorithm: str = DEFAULT_DIST_ALGORITHM) -> DistBFSResult:
     """One distributed BFS from ``root`` (collective); see the module docstring."""
-    return DistSearcher(comm, graph, prune).search(root)
+    return DistSearcher(comm, graph, prune, algorithm).search(root)

@@ -89,8 +89,10 @@ class Comm:
         view of it)."""
         raise NotImplementedError
 
-    def allgather(self, obj) -> list:
-        """A small Python object from every rank, as a list indexed by rank."""
+    def allgather(self, obj):
+        """A small Python object from every rank, as a list indexed by rank; a numpy array
+        (the same shape and dtype on every rank) goes through the buffer interface and comes
+        back stacked, shape ``(size, *shape)``."""
         raise NotImplementedError
 
     def allgatherv(self, array: np.ndarray):
@@ -148,12 +150,14 @@ class SerialComm(Comm):
     def alltoallv(self, send, sendcounts, out=None, displs=None):
         c = _counts(sendcounts, 1)
         d = int(_displs(displs, c)[0])
+        if out is None:  # nothing moves: the block itself (callers never write to it)
+            return send[d:d + int(c[0])], c.copy()
         recv = _recv_buffer(out, int(c[0]), send)
         recv[...] = send[d:d + int(c[0])]
         return recv, c.copy()
 
     def allgather(self, obj):
-        return [obj]
+        return obj[None].copy() if isinstance(obj, np.ndarray) else [obj]
 
     def allgatherv(self, array):
         a = np.ascontiguousarray(array)
@@ -206,6 +210,11 @@ class MPIComm(Comm):
         return recv, rc
 
     def allgather(self, obj):
+        if isinstance(obj, np.ndarray):
+            a = np.ascontiguousarray(obj)
+            out = np.empty((self.size,) + a.shape, dtype=a.dtype)
+            self._comm.Allgather(a, out)
+            return out
         return self._comm.allgather(obj)
 
     def allgatherv(self, array):
@@ -309,6 +318,8 @@ class ThreadComm(Comm):
         return recv, rc
 
     def allgather(self, obj):
+        if isinstance(obj, np.ndarray):
+            return np.stack(self._exchange(obj.copy()))
         return self._exchange(obj)
 
     def allgatherv(self, array):

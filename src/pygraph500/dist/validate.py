@@ -23,16 +23,17 @@ vertex).
 from __future__ import annotations
 
 import numpy as np
+from numba import njit
 
 from ..errors import InputError
 from ..validate import ValidationReport
 from .generate import LocalEdges
-from .partition import Partition1D, fetch
+from .partition import Partition1D, fetch, vertex_dtype
 
 __all__ = ["validate_dist", "count_component_edges_dist", "CYCLE_WALK", "EDGE_CHUNK"]
 
 CYCLE_WALK = 4096   # longest parent cycle walked to name its smallest vertex
-EDGE_CHUNK = 1 << 21  # tuples per exchange round of the edge pass
+EDGE_CHUNK = 1 << 20  # tuples per exchange round of the edge pass
 
 
 def _invalid(rule: str, message: str, **kw) -> ValidationReport:
@@ -177,10 +178,83 @@ def _cycle_report(comm, part, parent, anc, start, root, num_visited):
                     f"{text}", vertex=int(low), num_visited=num_visited)
 
 
+@njit(cache=True)
+def _route_tuples(src, dst, a, b, size, shift, pow2, counts, send, slot):
+    """Queries of tuples [a, b): (local id of u, v) to the owner of u and (local id of v, u) to
+    the owner of v, grouped by owner into send; slot[2k] / slot[2k + 1] is where the answer
+    about u / v of tuple a + k will be (answers come back in the order of send)."""
+    mask = size - 1
+    counts[:] = 0
+    for i in range(a, b):
+        if pow2:
+            counts[src[i] & mask] += 1
+            counts[dst[i] & mask] += 1
+        else:
+            counts[src[i] % size] += 1
+            counts[dst[i] % size] += 1
+    pos = np.empty(size, np.int64)
+    acc = 0
+    for r in range(size):
+        pos[r] = acc
+        acc += counts[r]
+    for i in range(a, b):
+        u = src[i]
+        v = dst[i]
+        o = u & mask if pow2 else u % size
+        send[pos[o], 0] = u >> shift if pow2 else u // size
+        send[pos[o], 1] = v
+        slot[2 * (i - a)] = pos[o]
+        pos[o] += 1
+        o = v & mask if pow2 else v % size
+        send[pos[o], 0] = v >> shift if pow2 else v // size
+        send[pos[o], 1] = u
+        slot[2 * (i - a) + 1] = pos[o]
+        pos[o] += 1
+    return acc
+
+
+@njit(cache=True)
+def _serve_tuples(got, parent, fp, depth, found, answer):
+    """On the owner: mark a vertex's tree edge found when the tuple's other end is its parent;
+    answer with the vertex's depth (-1 unreached). fp: low byte of each parent, so that the
+    large parent array is read only on a likely match (as the embedded validator does)."""
+    for k in range(got.shape[0]):
+        loc = got[k, 0]
+        other = got[k, 1]
+        if fp[loc] == (other & 0xFF) and found[loc] == 0 and parent[loc] == other:
+            found[loc] = 1
+        answer[k] = depth[loc]
+
+
+@njit(cache=True)
+def _check_tuples(src, dst, a, b, slot, back, first_level, first_comp):
+    """The level rules of tuples [a, b) from their ends' depths: (nedge, nself, first
+    edge-levels tuple, first component tuple), offsets from a, ``b - a`` when none."""
+    nedge = 0
+    nself = 0
+    bad_level = first_level
+    bad_comp = first_comp
+    for i in range(a, b):
+        du = back[slot[2 * (i - a)]]
+        dv = back[slot[2 * (i - a) + 1]]
+        if du < 0 or dv < 0:
+            if (du >= 0 or dv >= 0) and bad_comp < 0:
+                bad_comp = i
+            continue
+        if src[i] == dst[i]:
+            nself += 1
+            continue
+        nedge += 1
+        if (du - dv > 1 or dv - du > 1) and bad_level < 0:
+            bad_level = i
+    return nedge, nself, bad_level, bad_comp
+
+
 def _edge_pass(comm, part, edges: LocalEdges, parent, depth, found):
     """The tuples' rules: (nedge, nself, first edge-levels offender, first component offender),
     offenders as (global edge index, (u, v, level u, level v) or None), the same on all ranks."""
     n = part.num_vertices
+    size = comm.size
     src = np.ascontiguousarray(edges.src, dtype=np.int64)
     dst = np.ascontiguousarray(edges.dst, dtype=np.int64)
     m = src.shape[0]
@@ -189,40 +263,51 @@ def _edge_pass(comm, part, edges: LocalEdges, parent, depth, found):
         i = int(np.argmax(out_of_range))
         raise InputError(f"input edge #{edges.start + i} ({int(src[i])}, {int(dst[i])}) has an "
                          f"endpoint outside [0, {n})")
-
-    def serve(loc, other):
-        hit = loc[parent[loc] == other[:, 0]]
-        found[hit] = 1
-        return depth[loc]
-
+    itype = vertex_dtype(n)
+    top = int(comm.allreduce(int(depth.max()) if depth.size else 0, "max"))
+    ddt = next(dt for dt in (np.int8, np.int16, np.int32, np.int64) if top <= np.iinfo(dt).max)
+    narrow = depth.astype(ddt)
+    fp = (parent & 0xFF).astype(np.uint8)
+    pow2 = size & (size - 1) == 0
+    shift = size.bit_length() - 1
+    chunk = min(EDGE_CHUNK, max(1, m))
+    send = np.empty((2 * chunk, 2), dtype=itype)
+    slot = np.empty(2 * chunk, dtype=np.int64)
+    counts = np.empty(size, dtype=np.int64)
+    recv_buf = answer = back_buf = None
     nedge = nself = 0
-    none = edges.num_edges
-    level_key, level_info = none, None
-    comp_key, comp_info = none, None
+    bad_level = bad_comp = -1
     for r in range(_edge_rounds(comm, m)):
         a, b = min(m, r * EDGE_CHUNK), min(m, (r + 1) * EDGE_CHUNK)
-        u, v = src[a:b], dst[a:b]
-        got = fetch(comm, np.concatenate((u, v)), serve, np.concatenate((v, u))[:, None])
-        du, dv = got[:b - a], got[b - a:]
-        ru, rv = du >= 0, dv >= 0
-        both = ru & rv
-        loops = both & (u == v)
-        nself += int(loops.sum())
-        inner = both & ~loops
-        nedge += int(inner.sum())
-        wrong = inner & (np.abs(du - dv) > 1)
-        if wrong.any() and level_info is None:
-            i = int(np.argmax(wrong))
-            level_key = edges.start + a + i
-            level_info = (int(u[i]), int(v[i]), int(du[i]), int(dv[i]))
-        cross = ru ^ rv
-        if cross.any() and comp_info is None:
-            i = int(np.argmax(cross))
-            comp_key = edges.start + a + i
-            comp_info = (int(u[i]), int(v[i]), int(du[i]), int(dv[i]))
+        k = int(_route_tuples(src, dst, a, b, size, shift, pow2, counts, send, slot))
+        got, got_counts = comm.alltoallv(send[:k], counts, out=recv_buf)
+        recv_buf = got if recv_buf is None or got.shape[0] > recv_buf.shape[0] else recv_buf
+        if answer is None or answer.shape[0] < got.shape[0]:
+            answer = np.empty(max(got.shape[0], 2 * chunk), dtype=ddt)
+        _serve_tuples(got, parent, fp, narrow, found, answer)
+        back, _ = comm.alltoallv(answer[:got.shape[0]], got_counts, out=back_buf)
+        back_buf = back if back_buf is None or back.shape[0] > back_buf.shape[0] else back_buf
+        ne, ns, bad_level, bad_comp = _check_tuples(src, dst, a, b, slot, back, bad_level,
+                                                    bad_comp)
+        nedge += int(ne)
+        nself += int(ns)
     nedge = int(comm.allreduce(nedge))
     nself = int(comm.allreduce(nself))
-    return nedge, nself, _first(comm, level_key, level_info), _first(comm, comp_key, comp_info)
+    offenders = []
+    for i in (bad_level, bad_comp):
+        if i < 0:
+            offenders.append(_first(comm, edges.num_edges, None))
+            continue
+        u, v = int(src[i]), int(dst[i])
+        offenders.append(_first(comm, edges.start + i, (u, v, i)))
+    out = []
+    for key, info in offenders:  # the owners of the winners' ends give their depths
+        if info is None:
+            out.append((key, None))
+            continue
+        u, v, _ = info
+        out.append((key, (u, v, _value_at(comm, part, depth, u), _value_at(comm, part, depth, v))))
+    return nedge, nself, out[0], out[1]
 
 
 def count_component_edges_dist(comm, part: Partition1D, edges: LocalEdges, parent) -> int:
