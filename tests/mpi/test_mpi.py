@@ -1,0 +1,178 @@
+"""The distributed engine under a real ``mpiexec -n P`` (P = 1..4, oversubscribed on a small
+machine), as a user runs it: same edges for every P, valid trees, the distributed validator
+agreeing with the embedded one, fewer bytes with sort-unique, the official block printed
+once, bad parameters reported once, a failing rank ending the whole job promptly.
+
+Needs mpi4py and an ``mpiexec`` (the ``mpi`` extra: mpi4py + the mpich wheel); skipped only
+when mpi4py cannot be imported.
+"""
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+
+import numpy as np
+import pytest
+
+pytest.importorskip("mpi4py", reason="mpi4py is not installed (pip install '.[mpi]'): the "
+                                     "multi-process tests need it")
+
+pytestmark = pytest.mark.mpi
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SRC = os.path.join(HERE, "..", "..", "src")
+CHECK = os.path.join(HERE, "check_dist.py")
+MPIEXEC = shutil.which("mpiexec", path=os.path.dirname(sys.executable) + os.pathsep
+                       + os.environ.get("PATH", ""))
+SCALE = 11
+TIMEOUT = 300
+
+
+def _env(**extra):
+    env = dict(os.environ, PYTHONPATH=SRC, **extra)
+    env.pop("PYGRAPH500_TRACEBACK", None)
+    return env
+
+
+def mpirun(n, *args, env=None, timeout=TIMEOUT):
+    assert MPIEXEC, "mpi4py is installed but no mpiexec was found (the mpich wheel provides one)"
+    return subprocess.run([MPIEXEC, "-n", str(n), sys.executable, *args], capture_output=True,
+                          text=True, env=env or _env(), timeout=timeout,
+                          stdin=subprocess.DEVNULL)
+
+
+def graph500_mpi(n, *args, **kw):
+    return mpirun(n, "-m", "pygraph500", *args, **kw)
+
+
+@pytest.fixture(scope="module")
+def warm_cache():
+    """One process first compiles (or loads) every kernel, so that P processes started
+    together find numba's cache filled instead of all compiling at once."""
+    p = subprocess.run([sys.executable, CHECK, "6", "1"], capture_output=True, text=True,
+                       env=_env(), timeout=TIMEOUT)
+    assert p.returncode == 0, p.stderr
+
+
+@pytest.fixture(scope="module")
+def checks(warm_cache):
+    out = {}
+    for n in (1, 2, 3, 4):
+        p = mpirun(n, CHECK, str(SCALE), "2")
+        assert p.returncode == 0, p.stderr
+        lines = [l for l in p.stdout.splitlines() if l.strip()]
+        assert len(lines) == 1, p.stdout  # rank 0 only
+        out[n] = json.loads(lines[0])
+    return out
+
+
+def test_same_edges_for_every_process_count(checks):
+    from pygraph500 import kronecker
+    import hashlib
+
+    whole = kronecker(SCALE)
+    want = hashlib.sha256(np.stack([whole.src, whole.dst], axis=1).tobytes()).hexdigest()
+    assert {c["sha256"] for c in checks.values()} == {want}
+    assert [c["size"] for c in checks.values()] == [1, 2, 3, 4]
+
+
+def test_roots_are_the_embedded_ones(checks):
+    for c in checks.values():
+        assert c["roots"] == c["roots_embedded"] == checks[1]["roots"]
+
+
+def test_every_tree_valid_and_validators_agree(checks):
+    for c in checks.values():
+        assert len(c["searches"]) == 2 * 3 * 2
+        for s in c["searches"]:
+            assert s["valid"], s
+            assert s["dist"] == s["embedded"], s
+        assert len({s["nedge"] for s in c["searches"] if s["root"] == c["roots"][0]}) == 1
+        for v in c["verdicts"]:
+            assert v["dist"] == v["embedded"] and v["dist"][0] is not None, v
+        assert [v["dist"][0] for v in c["verdicts"]] == ["parent-visited", "tree-edge-in-graph",
+                                                         "component"]
+
+
+def test_sort_unique_sends_fewer_bytes(checks):
+    for n, c in checks.items():
+        sent = {}
+        for s in c["searches"]:
+            if s["algorithm"] == "topdown-queue":
+                sent[s["prune"]] = sent.get(s["prune"], 0) + s["sent_bytes"]
+        if n == 1:
+            assert set(sent.values()) == {0}
+        else:
+            assert 0 < sent["sort-unique"] < sent["none"] / 2, sent
+            assert sent["bitmap"] <= sent["sort-unique"], sent
+
+
+def _official(stdout):
+    return {l[:32].rstrip().rstrip(":").replace(":     !", ""): l[32:].strip()
+            for l in stdout.splitlines() if not l.startswith("#") and l[:1].strip()
+            and ":" in l[:32]}
+
+
+def test_run_under_mpiexec_prints_once_with_levels_and_json(warm_cache, tmp_path):
+    from pygraph500 import build_csr, choose_roots, kronecker
+
+    out = tmp_path / "r.json"
+    p = graph500_mpi(3, "run", "--scale", "10", "--roots", "4", "--prune", "none", "--levels",
+                     "--json", str(out))
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.count("SCALE:") == 1 and p.stdout.count("# levels of the search") == 1
+    off = _official(p.stdout)
+    assert off["num_mpi_processes"] == "3" and off["NBFS"] == "4"
+    assert "# per process" in p.stdout and "topdown-queue, --prune none" in p.stdout
+    doc = json.loads(out.read_text())
+    assert doc["official"]["num_mpi_processes"] == 3 and doc["valid"]
+    assert doc["parameters"]["num_mpi_processes"] == 3
+    assert doc["parameters"]["prune"] == "none" and doc["distributed"]["prune"] == "none"
+    assert doc["distributed"]["mpi_library"].startswith(("MPICH", "Open MPI", "Intel"))
+    assert len(doc["distributed"]["per_rank"]["local_vertices"]) == 3
+    lv = doc["runs"][0]["levels"]
+    for key in ("comp_time", "comm_time", "sent_bytes", "received_bytes", "nlf", "nlf_pruned"):
+        assert len(lv[0]["per_rank"][key]) == 3
+    assert sum(x["sent_bytes"] for x in lv) == sum(x["received_bytes"] for x in lv) > 0
+    assert doc["roots"] == choose_roots(build_csr(kronecker(10)).degree() > 0, (2, 3), 4).tolist()
+    assert any("oversubscribed" in l for l in doc["labels"]) == (3 > (os.cpu_count() or 1))
+
+
+def test_run_direction_optimizing_p4_scale14(warm_cache):
+    p = graph500_mpi(4, "run", "--scale", "14", "--roots", "2",
+                     "--algorithm", "direction-optimizing", "--quiet")
+    assert p.returncode == 0, p.stderr
+    off = _official(p.stdout)
+    assert off["num_mpi_processes"] == "4" and off["SCALE"] == "14" and off["NBFS"] == "2"
+
+
+@pytest.mark.parametrize("args,needle", [
+    (["run", "--scale", "-1"], "SCALE"),
+    (["run", "--scale", "8", "--algorithm", "bottomup"], "distributed engine runs"),
+    (["run", "--scale", "8", "--json", "/nonexistent-dir/x.json"], "cannot write"),
+    (["run", "--scale", "x"], "invalid int value"),
+])
+def test_bad_parameter_reported_once(args, needle):
+    p = graph500_mpi(3, *args, timeout=120)
+    assert p.returncode == 2, (p.returncode, p.stderr)
+    assert "Traceback" not in p.stderr and p.stdout == ""
+    assert p.stderr.count(needle) == 1, p.stderr
+    if needle != "invalid int value":
+        assert len([l for l in p.stderr.splitlines() if l.strip()]) == 1, p.stderr
+
+
+@pytest.mark.parametrize("mode,phase", [("raise", "search"), ("kill", "construction")])
+def test_a_failing_rank_ends_the_job(mode, phase, warm_cache):
+    env = _env(PYGRAPH500_FAIL_RANK="1", PYGRAPH500_FAIL_PHASE=phase, PYGRAPH500_FAIL_MODE=mode)
+    t0 = time.monotonic()
+    p = graph500_mpi(3, "run", "--scale", "10", "--roots", "2", "--quiet", env=env, timeout=120)
+    elapsed = time.monotonic() - t0
+    assert p.returncode != 0
+    assert elapsed < 60, elapsed
+    assert "SCALE:" not in p.stdout
+    if mode == "raise":
+        line = "graph500: error on rank 1 of 3: RuntimeError: injected failure in search"
+        assert p.stderr.count(line) == 1, p.stderr
+        assert "Traceback" not in p.stderr
