@@ -10,7 +10,7 @@ ARGS ?=
 $(VENV)/.installed: pyproject.toml Makefile
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q -e '.[test,plot]'
+	$(PY) -m pip install -q -e '.[test,plot,mpi]'
 	touch $@
 
 run: $(VENV)/.installed
