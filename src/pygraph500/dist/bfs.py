@@ -308,12 +308,13 @@ def _bits_to_queue(bits, q):
 
 
 @njit(cache=True, parallel=True)
-def _bottom_up(indptr, indices, visited, frontier, nxt, parent, nlocal, size, pow2, shift,
+def _bottom_up(indptr, indices, visited, linked, frontier, nxt, parent, size, pow2, shift,
                mask, nthreads):
-    """One bottom-up level (Beamer): every unvisited local vertex scans its neighbours for one
-    in the frontier (``frontier[owner]``: that rank's bitmap of its local ids) and stops at the
-    first. Threads own whole words of visited / nxt (no atomics). Returns (found, degree sum
-    of the found, adjacency entries examined)."""
+    """One bottom-up level (Beamer): every unvisited local vertex with a neighbour (``linked``:
+    bitmap of the local vertices of degree > 0) scans its neighbours for one in the frontier
+    (``frontier[owner]``: that rank's bitmap of its local ids) and stops at the first. Threads
+    own whole words of visited / nxt (no atomics). Returns (found, degree sum of the found,
+    adjacency entries examined)."""
     nwords = visited.shape[0]
     nch = min(nwords, 32 * nthreads) if nwords > 256 else min(nwords, 1)
     out = np.zeros((max(nch, 1), 3), np.int64)
@@ -322,9 +323,7 @@ def _bottom_up(indptr, indices, visited, frontier, nxt, parent, nlocal, size, po
         deg = 0
         scanned = 0
         for w in range(c * nwords // nch, (c + 1) * nwords // nch):
-            todo = ~visited[w]
-            if w == nwords - 1 and nlocal & 63:
-                todo &= (_ONE << np.uint64(nlocal & 63)) - _ONE
+            todo = ~visited[w] & linked[w]
             new = np.uint64(0)
             while todo:
                 b = np.int64(cttz(todo))
@@ -420,6 +419,10 @@ class DistSearcher:
         # bottom-up: this rank's frontier / next bitmaps, padded to the largest rank's words
         self.words = (part.max_local + 63) // 64
         self.num_entries = int(comm.allreduce(graph.num_entries)) if self.hybrid else 0
+        self.linked = np.zeros_like(self.visited)
+        if self.hybrid:
+            deg = graph.degree()
+            _queue_to_bits(np.flatnonzero(deg > 0), np.int64(int((deg > 0).sum())), self.linked)
         self._bufs: dict[str, np.ndarray] = {}
 
     def _buf(self, name: str, rows: int, dtype, width: int | None = None) -> np.ndarray:
@@ -561,7 +564,7 @@ class DistSearcher:
         nxt = self._buf("nxt", self.words, np.uint64)[:self.words]
         nxt[:] = 0
         found, degsum, scanned = _bottom_up(
-            g.indptr, g.indices, self.visited, frontier, nxt, parent, np.int64(g.num_local),
+            g.indptr, g.indices, self.visited, self.linked, frontier, nxt, parent,
             np.int64(self.size), self.pow2, np.int64(self.shift), np.int64(self.size - 1),
             numba.get_num_threads())
         self._bufs["front"], self._bufs["nxt"] = self._bufs["nxt"], self._bufs["front"]
