@@ -67,17 +67,20 @@ class LevelTable(Sequence):
     LevelTable keeping the level numbers, iteration yields LevelStats, and ``as_dicts()``
     is ``[lv.as_dict() for lv in table]`` made column-wise.
 
+    ``extra``: more columns by name (the array-backend algorithms record the fields of thesis
+    Table 4.1 and their phase times there); ``as_dicts()`` includes them.
+
     Build one from columns: ``LevelTable(frontier, edges_examined, discovered=None,
-    direction='top-down', time=None)``; ``discovered`` defaults to the next level's frontier
+    direction='top-down', time=None, extra=None)``; ``discovered`` defaults to the next level's frontier
     (0 for the last level), ``direction`` is one name or code for all levels or one per
     level, ``time`` defaults to zeros. The compiled kernels use ``from_log``, whose columns
     are derived on first access, so making the table costs nothing inside a timed search.
     """
 
-    __slots__ = ("_n", "_cols", "_log")
+    __slots__ = ("_n", "_cols", "_log", "extra")
 
     def __init__(self, frontier=(), edges_examined=(), discovered=None, direction=TOP_DOWN,
-                 time=None, *, level=None):
+                 time=None, *, level=None, extra=None):
         fr = np.asarray(frontier, dtype=np.int64).reshape(-1)
         n = fr.shape[0]
         ed = np.asarray(edges_examined, dtype=np.int64).reshape(-1)
@@ -96,6 +99,12 @@ class LevelTable(Sequence):
         self._n = n
         self._cols = dict(zip(_COLUMNS, (lv, fr, ed, di, dc, tm)))
         self._log = None
+        self.extra = {}
+        for name, col in (extra or {}).items():
+            col = np.asarray(col).reshape(-1)
+            if col.shape[0] != n:
+                raise ValueError(f"LevelTable: extra column {name} has {col.shape[0]} entries")
+            self.extra[name] = col
 
     @classmethod
     def from_log(cls, stats, dirs, batches, num_levels=None) -> "LevelTable":
@@ -110,6 +119,7 @@ class LevelTable(Sequence):
         self._n = int(num_levels)
         self._cols = None
         self._log = (stats, dirs, batches)
+        self.extra = {}
         return self
 
     # ---- columns ------------------------------------------------------------------------
@@ -175,7 +185,8 @@ class LevelTable(Sequence):
         if isinstance(i, slice):
             part = {k: v[i] for k, v in c.items()}
             return LevelTable(part["frontier"], part["edges_examined"], part["discovered"],
-                              part["direction_code"], part["time"], level=part["level"])
+                              part["direction_code"], part["time"], level=part["level"],
+                              extra={k: v[i] for k, v in self.extra.items()})
         k = operator.index(i)
         if k < 0:
             k += self._n
@@ -199,9 +210,13 @@ class LevelTable(Sequence):
         c = self._columns()
         names = DIRECTIONS
         cols = [c[k].tolist() for k in _COLUMNS] + [self.unique_ratio.tolist()]
-        return [{"level": lv, "frontier": fr, "edges_examined": ed, "discovered": di,
-                 "direction": names[dc], "time": tm, "unique_ratio": ur}
-                for lv, fr, ed, di, dc, tm, ur in zip(*cols)]
+        out = [{"level": lv, "frontier": fr, "edges_examined": ed, "discovered": di,
+                "direction": names[dc], "time": tm, "unique_ratio": ur}
+               for lv, fr, ed, di, dc, tm, ur in zip(*cols)]
+        for name, col in self.extra.items():
+            for d, x in zip(out, col.tolist()):
+                d[name] = x
+        return out
 
     def __eq__(self, other):
         if isinstance(other, (LevelTable, list, tuple)):

@@ -1,0 +1,105 @@
+"""The array backend: NumPy on the CPU, CuPy on a GPU, behind one small object.
+
+Array-level algorithms (kernel 1 and the BFS of ``pygraph500.bfs.array``) take an
+``ArrayBackend`` and use its ``xp`` module only, so the very same code runs on NumPy (in CI,
+everywhere) and on CuPy (where a CUDA device is). CuPy is imported here and nowhere else.
+
+- ``get_backend("cpu" | "gpu" | "auto")``: ``gpu`` without a usable CuPy device is an
+  InputError saying so (the CLI prints it on one line, exit 2); ``auto`` takes the GPU when
+  there is one and otherwise the CPU, recording why in ``note``.
+- ``ArrayBackend.to_device`` / ``to_host``; ``synchronize`` before reading a clock (CuPy
+  kernels run asynchronously); ``memory()`` the device's (free, total) bytes.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..errors import InputError, ResourceError
+from .memory import format_bytes, require_memory
+
+__all__ = ["BACKENDS", "ArrayBackend", "get_backend", "gpu_status"]
+
+BACKENDS = ("cpu", "gpu", "auto")
+
+
+def gpu_status():
+    """(cupy module or None, one line saying what the GPU side offers)."""
+    try:
+        import cupy
+    except Exception as exc:  # not installed, or a broken CUDA install
+        return None, f"CuPy not usable ({type(exc).__name__}: install the 'gpu' extra)"
+    try:
+        count = cupy.cuda.runtime.getDeviceCount()
+    except Exception as exc:
+        return None, f"no CUDA device ({type(exc).__name__}: {exc})"
+    if count == 0:
+        return None, "no CUDA device"
+    return cupy, f"{count} CUDA device(s)"
+
+
+@dataclass
+class ArrayBackend:
+    """``name`` 'cpu' or 'gpu'; ``xp`` numpy or cupy; ``device`` a one-line description;
+    ``note``: why ``auto`` chose what it chose (empty otherwise)."""
+    name: str
+    xp: object
+    device: str
+    note: str = ""
+
+    @property
+    def is_gpu(self) -> bool:
+        return self.name == "gpu"
+
+    def to_device(self, a, dtype=None):
+        return self.xp.asarray(a, dtype=dtype)
+
+    def to_host(self, a) -> np.ndarray:
+        return self.xp.asnumpy(a) if self.is_gpu else np.asarray(a)
+
+    def synchronize(self) -> None:
+        if self.is_gpu:
+            self.xp.cuda.Device().synchronize()
+
+    def memory(self) -> tuple[int, int] | None:
+        """(free, total) bytes of the device; None on the CPU."""
+        if not self.is_gpu:
+            return None
+        free, total = self.xp.cuda.runtime.memGetInfo()
+        return int(free), int(total)
+
+    def require(self, needed: int, what: str) -> None:
+        """ResourceError (both numbers) when ``needed`` bytes will not fit where the arrays
+        live: the device's free memory, or the host's."""
+        mem = self.memory()
+        if mem is None:
+            require_memory(needed, what)
+        elif needed > mem[0]:
+            raise ResourceError(f"{what} needs about {format_bytes(needed)} of GPU memory; "
+                                f"{format_bytes(mem[0])} of {format_bytes(mem[1])} is free")
+
+
+def _gpu_backend(cupy) -> ArrayBackend:
+    dev = cupy.cuda.Device()
+    props = cupy.cuda.runtime.getDeviceProperties(dev.id)
+    name = props["name"].decode() if isinstance(props["name"], bytes) else props["name"]
+    free, total = cupy.cuda.runtime.memGetInfo()
+    desc = (f"GPU {dev.id}: {name}, {format_bytes(total)} ({format_bytes(free)} free), "
+            f"CuPy {cupy.__version__}, CUDA runtime {cupy.cuda.runtime.runtimeGetVersion()}")
+    return ArrayBackend("gpu", cupy, desc)
+
+
+def get_backend(name: str = "cpu") -> ArrayBackend:
+    """The backend called ``name`` (see the module docstring)."""
+    if name not in BACKENDS:
+        raise InputError(f"--backend must be one of {', '.join(BACKENDS)}, got {name!r}")
+    if name == "cpu":
+        return ArrayBackend("cpu", np, f"CPU (NumPy {np.__version__})")
+    cupy, status = gpu_status()
+    if cupy is not None:
+        return _gpu_backend(cupy)
+    if name == "gpu":
+        raise InputError(f"--backend gpu: {status}; use --backend cpu (or auto)")
+    return ArrayBackend("cpu", np, f"CPU (NumPy {np.__version__})",
+                        note=f"--backend auto chose the CPU: {status}")

@@ -1,0 +1,143 @@
+"""The array backend (NumPy here, CuPy where a device is): kernel 1 against build_csr, every
+array-backend BFS against scipy's distances and the Graph500 validator, thesis Table 4.1."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from scipy.sparse.csgraph import shortest_path
+
+from pygraph500 import EdgeList, build_csr, kronecker, validate
+from pygraph500.backend.arrays import gpu_status, get_backend
+from pygraph500.benchmark import choose_roots
+from pygraph500.bfs import ALGORITHMS
+from pygraph500.bfs.array import ARRAY_ALGORITHMS, bfs_direction_optimizing_array
+from pygraph500.errors import InputError
+from pygraph500.graph.build_array import build_csr_array
+
+CPU = get_backend("cpu")
+ALL = {**ARRAY_ALGORITHMS, "direction-optimizing (array)": bfs_direction_optimizing_array}
+_CASES = {}
+
+
+def case(scale):
+    """(edges, graph, roots, scipy distances from each root) of a Kronecker SCALE graph."""
+    if scale not in _CASES:
+        edges = kronecker(scale)
+        g = build_csr(edges)
+        roots = choose_roots(g.degree() > 0, (2, 3), 64 if scale < 14 else 12)
+        a = sp.csr_matrix((np.ones(g.indices.size), g.indices, g.indptr),
+                          shape=(g.num_vertices,) * 2)
+        d = shortest_path(a, unweighted=True, indices=roots)
+        _CASES[scale] = edges, g, roots, np.where(np.isinf(d), -1, d).astype(np.int64)
+    return _CASES[scale]
+
+
+@pytest.mark.parametrize("scale", [6, 10, 12])
+def test_kernel1_equals_build_csr(scale):
+    edges = kronecker(scale, 8)
+    a, b = build_csr(edges), build_csr_array(edges, CPU)
+    np.testing.assert_array_equal(a.indptr, b.indptr)
+    np.testing.assert_array_equal(a.indices, b.indices)
+    assert b.indices.dtype == a.indices.dtype and b.num_input_edges == edges.num_edges
+
+
+def test_kernel1_bad_label_and_empty():
+    with pytest.raises(InputError, match="outside"):
+        build_csr_array(EdgeList(np.array([0, 7]), np.array([1, 1]), 5), CPU)
+    g = build_csr_array(EdgeList(np.array([2, 2]), np.array([2, 2]), 4), CPU)  # loops only
+    assert g.indptr.tolist() == [0, 0, 0, 0, 0] and g.indices.size == 0
+
+
+@pytest.mark.parametrize("scale", [10, 12, 14])
+@pytest.mark.parametrize("name", sorted(ALL))
+def test_valid_trees_and_scipy_distances(scale, name):
+    """Every root of the reference rule (12 at SCALE 14): the tree passes the Graph500
+    validation and the depths are scipy's distances."""
+    edges, g, roots, dist = case(scale)
+    fn = ALL[name]
+    for root, d in zip(roots.tolist(), dist):
+        res = fn(g, root, backend="cpu")
+        report = validate(edges, res.parent, root)
+        assert report.valid, (name, root, report.rule, report.message)
+        np.testing.assert_array_equal(res.depth, d)
+
+
+@pytest.mark.parametrize("name", sorted(ALL))
+def test_table_4_1_fields(name):
+    """CLQ = frontier, NLQ = discovered, NLF = the frontier's degree sum on top-down levels
+    (all M entries for edge-parallel), NLQ <= LV <= NLF, RV = 0 in one process, QR and UR
+    their ratios, and the phase times add up to the level's time."""
+    edges, g, roots, dist = case(12)
+    deg = g.degree()
+    res = ALL[name](g, int(roots[0]), backend="cpu")
+    lv = res.levels
+    x = lv.extra
+    d = dist[0]
+    np.testing.assert_array_equal(x["CLQ"], np.bincount(d[d >= 0]))
+    np.testing.assert_array_equal(x["CLQ"], lv.frontier)
+    np.testing.assert_array_equal(x["NLQ"], lv.discovered)
+    for k in range(len(lv)):
+        if name == "edge-parallel":
+            assert x["NLF"][k] == g.num_directed_edges
+        elif lv.direction[k] == "top-down":
+            assert x["NLF"][k] == deg[d == k].sum()
+        assert x["NLQ"][k] <= x["LV"][k] <= x["NLF"][k]
+    assert not x["RV"].any()
+    np.testing.assert_allclose(x["QR"], np.divide(x["NLQ"], x["NLF"], out=np.zeros(len(lv)),
+                                                  where=x["NLF"] > 0))
+    np.testing.assert_allclose(x["UR"], np.divide(x["NLQ"], x["LV"], out=np.zeros(len(lv)),
+                                                  where=x["LV"] > 0))
+    phases = sum(x[f"t_{p}"] for p in ("expand", "search", "prune", "update"))
+    np.testing.assert_allclose(phases, lv.time)
+    assert {"CLQ", "NLF", "LV", "RV", "NLQ", "QR", "UR"} <= set(lv.as_dicts()[0])
+
+
+def test_sort_unique_prunes_most_of_the_heaviest_level():
+    """Thesis Fig. 4.7: at SCALE 16 the unique ratio of the level with the largest NLF is
+    below 0.5 (duplicates and visited vertices are most of it)."""
+    edges = kronecker(16)
+    g = build_csr(edges)
+    root = int(choose_roots(g.degree() > 0, (2, 3), 1)[0])
+    x = ARRAY_ALGORITHMS["sort-unique"](g, root, backend="cpu", depth=False).levels.extra
+    heavy = int(np.argmax(x["NLF"]))
+    assert x["NLQ"][heavy] / x["NLF"][heavy] < 0.5 and x["UR"][heavy] < 0.5
+
+
+def test_direction_optimizing_array_switches_and_matches_the_compiled_one():
+    edges, g, roots, dist = case(12)
+    for root in roots[:8].tolist():
+        a = bfs_direction_optimizing_array(g, root, backend="cpu")
+        b = ALGORITHMS["direction-optimizing"](g, root)
+        np.testing.assert_array_equal(a.depth, b.depth)
+    assert "bottom-up" in a.levels.direction and a.levels.direction[0] == "top-down"
+
+
+def test_backends():
+    assert get_backend("cpu").xp is np
+    with pytest.raises(InputError, match="--backend must be"):
+        get_backend("tpu")
+    if gpu_status()[0] is None:
+        with pytest.raises(InputError, match="--backend gpu"):
+            get_backend("gpu")
+        auto = get_backend("auto")
+        assert auto.name == "cpu" and "chose the CPU" in auto.note
+        # direction-optimizing with backend=auto and no GPU: the compiled search, not NumPy
+        edges, g, roots, _ = case(10)
+        res = ALGORITHMS["direction-optimizing"](g, int(roots[0]), backend="auto")
+        assert "CLQ" not in res.levels.extra
+
+
+@pytest.mark.gpu
+@pytest.mark.skipif(gpu_status()[0] is None, reason="no CUDA device with CuPy")
+@pytest.mark.parametrize("name", sorted(ALL))
+def test_gpu_equals_numpy(name):
+    """On a device: kernel 1 and every algorithm give NumPy's depths and valid trees."""
+    gpu = get_backend("gpu")
+    edges, g, roots, dist = case(14)
+    dg = build_csr_array(edges, gpu)
+    assert np.array_equal(gpu.to_host(dg.indices), g.indices)
+    for root, d in zip(roots[:4].tolist(), dist):
+        res = ALL[name](dg, root, backend=gpu)
+        np.testing.assert_array_equal(res.depth, d)
+        assert validate(edges, res.parent, root).valid
