@@ -8,6 +8,7 @@ from scipy.sparse.csgraph import shortest_path
 
 from pygraph500.benchmark import choose_roots
 from pygraph500.bfs import ALGORITHMS, BFSResult, LevelTable
+from pygraph500.bfs.array import ARRAY_ALGORITHMS
 from pygraph500.bfs import steps
 from pygraph500.bfs.direction_optimizing import bfs_direction_optimizing
 from pygraph500.errors import InputError
@@ -22,7 +23,9 @@ TOP_DOWN_ONLY = ["reference", "topdown-queue", "topdown-bitmap", "spmv"]
 BOTTOM_UP_ONLY = ["bottomup"]
 # Quadratic on a long path (bottomup rescans every unvisited vertex at every level) or paying
 # tens of microseconds of Python per level (spmv): run on a short path instead.
-SLOW_ON_PATHS = {"bottomup", "spmv"}
+SLOW_ON_PATHS = {"bottomup", "spmv"}  # quadratic on a path, or a Python step per level:
+SLOW_ON_PATHS |= set(ARRAY_ALGORITHMS)  # the array backend (NumPy) is one of the latter
+EVERY_EDGE_PER_LEVEL = {"edge-parallel"}  # examines all M entries at every level
 
 # ---- graphs ---------------------------------------------------------------------------------
 
@@ -89,7 +92,7 @@ def roots_for(g, k=3):
 
 # ---- the checks -----------------------------------------------------------------------------
 
-def check_result(g, a, root, res):
+def check_result(g, a, root, res, algo=None):
     n = g.num_vertices
     assert isinstance(res, BFSResult)
     assert res.root == root
@@ -128,7 +131,9 @@ def check_result(g, a, root, res):
         assert lv.time >= 0.0
         assert lv.frontier == np.count_nonzero(depth == lv.level)
         assert lv.discovered == np.count_nonzero(depth == lv.level + 1)
-        if lv.direction == "top-down":
+        if algo in EVERY_EDGE_PER_LEVEL:
+            assert lv.edges_examined == g.num_directed_edges
+        elif lv.direction == "top-down":
             assert lv.edges_examined == deg[depth == lv.level].sum()
         else:
             assert 0 <= lv.edges_examined <= deg[(depth < 0) | (depth > lv.level)].sum()
@@ -140,7 +145,7 @@ def check_result(g, a, root, res):
 def test_algorithms_match_scipy(threads, algo, name):
     g, a = graph(name)
     for root in roots_for(g):
-        check_result(g, a, root, ALGORITHMS[algo](g, root))
+        check_result(g, a, root, ALGORITHMS[algo](g, root), algo)
 
 
 @pytest.mark.parametrize("name", ["rmat-10", "rmat-13", "grid", "sparse-disconnected", "star"])
@@ -218,7 +223,7 @@ def test_fixed_direction_algorithms(threads, algo, name):
     g, a = graph(name)
     want = "bottom-up" if algo in BOTTOM_UP_ONLY else "top-down"
     for root in roots_for(g):
-        levels = check_result(g, a, root, ALGORITHMS[algo](g, root))
+        levels = check_result(g, a, root, ALGORITHMS[algo](g, root), algo)
         assert all(lv.direction == want for lv in levels)
 
 
@@ -230,7 +235,7 @@ def test_smallest_parent(threads, algo, name):
     g, a = graph(name)
     for root in roots_for(g):
         res = ALGORITHMS[algo](g, root)
-        check_result(g, a, root, res)
+        check_result(g, a, root, res, algo)
         depth = res.depth
         for v in np.flatnonzero(depth > 0).tolist():
             nb = g.neighbours(v)
@@ -256,7 +261,7 @@ def test_parallel_top_down_steps(threads, monkeypatch, name):
         assert all(lv.direction == "top-down" for lv in levels)
         check_result(g, a, root, bfs_direction_optimizing(g, root))
         for algo in ("topdown-queue", "topdown-bitmap"):
-            check_result(g, a, root, ALGORITHMS[algo](g, root))
+            check_result(g, a, root, ALGORITHMS[algo](g, root), algo)
 
 
 @pytest.mark.parametrize("grain", [0, 1, 7, 1 << 62])
@@ -265,7 +270,7 @@ def test_level_times_by_batches(monkeypatch, grain):
     monkeypatch.setattr(steps, "TIME_GRAIN", grain)
     g, a = graph("rmat-13")
     for algo in sorted(ALGORITHMS):
-        levels = check_result(g, a, 0, ALGORITHMS[algo](g, 0))
+        levels = check_result(g, a, 0, ALGORITHMS[algo](g, 0), algo)
         assert levels.time.shape == (len(levels),) and np.all(levels.time >= 0)
 
 

@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 
 from pygraph500.bfs import ALGORITHMS, LevelStats, LevelTable
+from pygraph500.bfs.array import ARRAY_ALGORITHMS
 from pygraph500.bfs.types import BFSResult
 from pygraph500.graph import EdgeList, build_csr
 
@@ -99,14 +100,17 @@ def test_from_log_rejects_batches_not_covering_the_levels():
 
 @pytest.mark.parametrize("algo", sorted(ALGORITHMS))
 def test_results_carry_level_tables(algo):
-    n = 3000 if algo in ("bottomup", "spmv") else 200_000
+    slow = algo in ("bottomup", "spmv") or algo in ARRAY_ALGORITHMS  # (a step per level)
+    n = 3000 if slow else 200_000
     a = np.arange(n - 1)
     g = build_csr(EdgeList(a, a + 1, n))
     res = ALGORITHMS[algo](g, 0)
     levels = res.levels
     assert isinstance(levels, LevelTable) and len(levels) == n
     np.testing.assert_array_equal(levels.frontier, np.ones(n))
-    if algo != "bottomup":  # (bottom-up examines the unvisited vertices' edges instead)
+    if algo == "edge-parallel":  # (every level examines every edge)
+        np.testing.assert_array_equal(levels.edges_examined, g.num_directed_edges)
+    elif algo != "bottomup":  # (bottom-up examines the unvisited vertices' edges instead)
         np.testing.assert_array_equal(levels.edges_examined[1:-1], 2)
         assert levels[-1] == LevelStats(n - 1, 1, 1, 0, "top-down", levels[-1].time)
     assert np.all(levels.time >= 0) and levels.time.sum() > 0

@@ -9,6 +9,10 @@ Every function has the signature ``fn(graph: CSRGraph, root: int, **options) -> 
 - ``direction-optimizing`` (default): Beamer's switching between the two; options ``alpha``
   (default 15) and ``beta`` (default 18).
 - ``spmv``: sparse matrix times vector over scipy.sparse (paper 001, section 2.3), serial.
+- ``gpu-queue``, ``sort-unique``, ``bitmap-filter``, ``edge-parallel``, ``frontier-mask``:
+  the array-backend algorithms (``bfs.array``: thesis chapter 4, seed 004), NumPy or CuPy
+  by the option ``backend`` ("cpu", "gpu", "auto"); ``direction-optimizing`` with
+  ``backend="gpu"`` runs its array form.
 
 The compiled ones share their steps (``steps``); ``steps.SERIAL_WORK``, ``steps.BUF`` and
 ``steps.TIME_GRAIN`` are read at call time.
@@ -20,6 +24,7 @@ from .topdown_bitmap import bfs_topdown_bitmap
 from .bottomup import bfs_bottomup
 from .direction_optimizing import bfs_direction_optimizing
 from .spmv import bfs_spmv
+from .array import ARRAY_ALGORITHMS
 
 ALGORITHMS = {
     "reference": bfs_reference,
@@ -28,6 +33,7 @@ ALGORITHMS = {
     "bottomup": bfs_bottomup,
     "direction-optimizing": bfs_direction_optimizing,
     "spmv": bfs_spmv,
+    **ARRAY_ALGORITHMS,
 }
 DEFAULT_ALGORITHM = "direction-optimizing"
 

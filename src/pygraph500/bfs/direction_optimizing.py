@@ -133,10 +133,21 @@ def bfs_direction_optimizing(graph: CSRGraph, root, *, alpha=15.0, beta=18.0, de
     and the per-level statistics with their direction and time. The parent array is a valid
     BFS tree; with several threads, which valid parent a vertex gets may vary from run to run.
     ``depth=False``: no depth array (result depth None; spares a scattered write per vertex).
-    Other options are accepted for registry uniformity and ignored.
+    ``backend="gpu"`` (or "auto" where a GPU is, or a GPU ArrayBackend) runs the array form
+    (``bfs.array.direction_optimizing``) on the GPU instead. Other options are accepted for registry
+    uniformity and ignored.
     """
     alpha = _check_param("alpha", alpha)
     beta = _check_param("beta", beta)
+    backend = options.get("backend", "cpu")
+    if backend != "cpu":  # the array form on a GPU; ``auto`` without one lands here below
+        from .array import bfs_direction_optimizing_array
+        from .array.search import resolve_backend
+
+        be = resolve_backend(backend)
+        if be.is_gpu:
+            return bfs_direction_optimizing_array(graph, root, backend=be, alpha=alpha,
+                                                  beta=beta, depth=depth)
     r = check_root(graph, root)
     n = graph.num_vertices
     parent, dep, visited, log = steps.new_search(graph, bool(depth))
