@@ -7,7 +7,7 @@ import pytest
 import scipy.sparse as sp
 from scipy.sparse.csgraph import shortest_path
 
-from pygraph500 import EdgeList, build_csr, kronecker, validate
+from pygraph500 import EdgeList, build_csr, cli, kronecker, validate
 from pygraph500.backend.arrays import gpu_status, get_backend
 from pygraph500.benchmark import choose_roots
 from pygraph500.bfs import ALGORITHMS
@@ -126,6 +126,27 @@ def test_backends():
         edges, g, roots, _ = case(10)
         res = ALGORITHMS["direction-optimizing"](g, int(roots[0]), backend="auto")
         assert "CLQ" not in res.levels.extra
+
+
+@pytest.mark.skipif(gpu_status()[0] is not None, reason="a GPU is present")
+def test_cli_backend_without_a_gpu(tmp_path, capsys):
+    """--backend gpu: one line, exit 2; auto: the CPU, said in a NOTE and in the JSON;
+    --levels of an array algorithm prints thesis Table 4.1."""
+    assert cli.main(["run", "--scale", "8", "--backend", "gpu", "-q"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "--backend gpu" in err[0]
+    assert cli.main(["run", "--scale", "8", "--backend", "gpu", "-a", "topdown-queue"]) == 2
+    assert "runs on the CPU only" in capsys.readouterr().err
+    out = tmp_path / "r.json"
+    assert cli.main(["run", "--scale", "9", "--backend", "auto", "-a", "sort-unique",
+                     "--levels", "--json", str(out), "-q"]) == 0
+    text = capsys.readouterr().out
+    assert "--backend auto chose the CPU" in text and " CLQ " in text and "harmonic_mean_TEPS" in text
+    import json
+
+    doc = json.loads(out.read_text())
+    assert doc["parameters"]["backend"] == "cpu" and doc["valid"]
+    assert {"CLQ", "NLF", "LV", "RV", "NLQ", "QR", "UR", "t_prune"} <= set(doc["runs"][0]["levels"][0])
 
 
 @pytest.mark.gpu

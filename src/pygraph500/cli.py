@@ -34,6 +34,7 @@ def _add_graph_args(p: argparse.ArgumentParser) -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from .benchmark.run import GPU_ALGORITHMS
     from .bfs import ALGORITHMS, DEFAULT_ALGORITHM
     from .dist.bfs import PRUNE_MODES
 
@@ -78,6 +79,10 @@ def build_parser() -> argparse.ArgumentParser:
                           "4.3.2: sort, keep one copy of each vertex with its parent), none "
                           "(thesis 4.2.3: every copy is sent), bitmap (thesis 5.3: a bitmap "
                           "over the neighbours a process can send; each is sent once per search)")
+    run.add_argument("--backend", choices=["cpu", "gpu", "auto"], default="cpu",
+                     help="where kernel 1 and the searches run: cpu (numba; the array "
+                          "algorithms on NumPy), gpu (CuPy: " + ", ".join(GPU_ALGORITHMS) + "), "
+                          "auto (the GPU when there is one, else the CPU, and it says so)")
     run.add_argument("--distributed", action="store_true",
                      help="use the distributed (1D, MPI) engine even with one process; it is "
                           "chosen automatically when mpiexec starts more than one")
@@ -183,7 +188,8 @@ def _cmd_run(args) -> int:
                        threads=args.threads,
                        validate=args.validate,
                        sort_vertices=None if args.sort_vertices == "none" else args.sort_vertices,
-                       input=args.input, input_format=args.format, num_vertices=args.num_vertices)
+                       input=args.input, input_format=args.format, num_vertices=args.num_vertices,
+                       backend=args.backend)
     result = run_benchmark(config, Progress(False if args.quiet else None))
     for label in result.labels:
         print(f"# NOTE: {label}")

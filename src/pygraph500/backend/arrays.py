@@ -94,12 +94,12 @@ def get_backend(name: str = "cpu") -> ArrayBackend:
     """The backend called ``name`` (see the module docstring)."""
     if name not in BACKENDS:
         raise InputError(f"--backend must be one of {', '.join(BACKENDS)}, got {name!r}")
+    cpu = f"CPU (compiled kernels: numba; array algorithms: NumPy {np.__version__})"
     if name == "cpu":
-        return ArrayBackend("cpu", np, f"CPU (NumPy {np.__version__})")
+        return ArrayBackend("cpu", np, cpu)
     cupy, status = gpu_status()
     if cupy is not None:
         return _gpu_backend(cupy)
     if name == "gpu":
         raise InputError(f"--backend gpu: {status}; use --backend cpu (or auto)")
-    return ArrayBackend("cpu", np, f"CPU (NumPy {np.__version__})",
-                        note=f"--backend auto chose the CPU: {status}")
+    return ArrayBackend("cpu", np, cpu, note=f"--backend auto chose the CPU: {status}")

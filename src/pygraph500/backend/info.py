@@ -14,17 +14,10 @@ def _mpi() -> str:
 
 
 def _gpu() -> str:
-    try:
-        import cupy  # noqa: PLC0415
+    from .arrays import get_backend, gpu_status
 
-        count = cupy.cuda.runtime.getDeviceCount()
-    except Exception as exc:
-        return f"not usable ({type(exc).__name__})"
-    if count == 0:
-        return "no CUDA device"
-    props = cupy.cuda.runtime.getDeviceProperties(0)
-    name = props["name"].decode() if isinstance(props["name"], bytes) else props["name"]
-    return f"{count} device(s), 0: {name}, {props['totalGlobalMem'] / 2**30:.1f} GiB, CuPy {cupy.__version__}"
+    cupy, status = gpu_status()
+    return get_backend("gpu").device if cupy is not None else f"not usable: {status}"
 
 
 def system_info() -> dict[str, str]:

@@ -19,15 +19,21 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..backend.memory import estimate_run_bytes, require_memory
+from ..backend.arrays import BACKENDS, get_backend
 from ..backend.threads import check_threads, set_threads
 from ..bfs import DEFAULT_ALGORITHM, get_algorithm
+from ..bfs.array import ARRAY_ALGORITHMS
 from ..errors import InputError
 from ..generator import check_scale, check_seed, kronecker
 from ..graph import build_csr
+from ..graph.build_array import build_csr_array
 from ..graph.build import SORT_VERTICES
 from ..graph.relabel import degree_in_original_labels, search_in_original_labels
 from ..validate import TEPS_COUNTING_RULE, count_component_edges, validate
 from .roots import NUM_ROOTS, choose_roots
+
+# What --backend gpu (or auto) can run: the array-backend algorithms and direction-optimizing.
+GPU_ALGORITHMS = (*ARRAY_ALGORITHMS, "direction-optimizing")
 from .stats import summary, teps_summary
 
 
@@ -47,6 +53,7 @@ class RunConfig:
     input_format: str | None = None   # io.FORMATS name; default from the file name
     num_vertices: int | None = None   # the input's vertex count (ids below it, no relabelling)
     prune: str | None = None          # distributed engine: dist.PRUNE_MODES (None: its default)
+    backend: str = "cpu"              # backend.arrays.BACKENDS: where kernel 1 and the BFS run
 
     def check(self) -> None:
         """InputError for anything out of range, before any work is done."""
@@ -59,6 +66,15 @@ class RunConfig:
         if not isinstance(self.num_roots, int) or self.num_roots < 1:
             raise InputError(f"--roots must be an integer >= 1, got {self.num_roots!r}")
         check_threads(self.threads)
+        if self.backend not in BACKENDS:
+            raise InputError(f"--backend must be one of {', '.join(BACKENDS)}; got "
+                             f"{self.backend!r}")
+        if self.backend == "gpu":
+            if self.algorithm not in GPU_ALGORITHMS:
+                raise InputError(f"--algorithm {self.algorithm} runs on the CPU only; with "
+                                 f"--backend gpu: {', '.join(GPU_ALGORITHMS)}")
+            if self.sort_vertices:
+                raise InputError("--sort-vertices runs on the CPU backend only")
         if self.prune is not None:
             from ..dist.bfs import PRUNE_MODES
 
@@ -100,6 +116,8 @@ class BenchmarkResult:
     source: object | None = None  # the io.GraphFile read with RunConfig.input, else None
     num_processes: int = 1        # MPI processes of a distributed run
     distributed: dict | None = None  # what a distributed run adds to the JSON (dist engine)
+    backend: str = "cpu"          # where it ran, and on what device
+    device: str = ""
 
     @property
     def scale(self) -> int:
@@ -169,13 +187,20 @@ def run_benchmark(config: RunConfig, progress=None) -> BenchmarkResult:
         m = config.edgefactor << config.scale
         require_memory(estimate_run_bytes(n, m), f"SCALE {config.scale}, edgefactor {config.edgefactor}")
     bfs = get_algorithm(config.algorithm)
+    cpu_only = config.algorithm not in GPU_ALGORITHMS or config.sort_vertices
+    be = get_backend("cpu" if config.backend == "auto" and cpu_only else config.backend)
+    if config.backend == "auto" and cpu_only:
+        be.note = "--backend auto: this algorithm (or --sort-vertices) runs on the CPU only"
+
+    def kernel1(edges):  # the array backend builds on its device (thesis Fig. 4.1)
+        return build_csr_array(edges, be) if be.is_gpu else build_csr(edges, config.sort_vertices)
 
     # Load (or compile) the numba code on a tiny graph first, so the timed phases measure the
     # work and not the one-time code loading; the warm-up time is reported on its own.
     t0 = time.perf_counter()
     tiny = kronecker(4, 1, config.seed)
-    warm = search_in_original_labels(bfs, build_csr(tiny, config.sort_vertices), int(tiny.src[0]),
-                                     depth=False)
+    warm = search_in_original_labels(bfs, kernel1(tiny), int(tiny.src[0]), depth=False,
+                                     backend=be)
     if config.validate:
         validate(tiny, warm.parent, int(tiny.src[0]))
     count_component_edges(tiny, warm.parent)
@@ -200,12 +225,14 @@ def run_benchmark(config: RunConfig, progress=None) -> BenchmarkResult:
 
     report("construction", 0, 1)
     t0 = time.perf_counter()
-    graph = build_csr(edges, config.sort_vertices)
+    graph = kernel1(edges)
+    be.synchronize()
     construction_time = time.perf_counter() - t0
     report("construction", 1, 1)
 
-    roots = choose_roots(degree_in_original_labels(graph) > 0, config.seed, config.num_roots)
-    labels = []
+    degree = np.diff(be.to_host(graph.indptr)) if be.is_gpu else degree_in_original_labels(graph)
+    roots = choose_roots(degree > 0, config.seed, config.num_roots)
+    labels = [be.note] if be.note else []
     if source is not None:
         labels.append(
             f"graph read from {config.input} ({source.format}, {n} vertices, {m} edge tuples"
@@ -221,12 +248,13 @@ def run_benchmark(config: RunConfig, progress=None) -> BenchmarkResult:
 
     runs: list[SearchRun] = []
     if len(roots):  # warm-up search, as the reference does
-        search_in_original_labels(bfs, graph, int(roots[0]), depth=False)
+        search_in_original_labels(bfs, graph, int(roots[0]), depth=False, backend=be)
     for i, root in enumerate(roots.tolist()):
         report("search", i, len(roots))
         t0 = time.perf_counter()
-        # Kernel 2's output is the parent array (the validator derives levels itself).
-        result = search_in_original_labels(bfs, graph, root, depth=False)
+        # Kernel 2's output is the parent array (the validator derives levels itself); with
+        # the array backend it is copied back to the host inside the search, timed.
+        result = search_in_original_labels(bfs, graph, root, depth=False, backend=be)
         elapsed = time.perf_counter() - t0
         levels = result.levels.as_dicts()
         if config.validate:
@@ -243,7 +271,7 @@ def run_benchmark(config: RunConfig, progress=None) -> BenchmarkResult:
             break  # the reference stops at the first invalid tree
     report("search", len(roots), len(roots))
     return BenchmarkResult(config, n, m, generation_time, construction_time, roots, runs, threads,
-                           labels, warmup_time, source)
+                           labels, warmup_time, source, backend=be.name, device=be.device)
 
 
 def result_json(result: BenchmarkResult) -> dict:
@@ -263,6 +291,8 @@ def result_json(result: BenchmarkResult) -> dict:
             "num_roots": c.num_roots,
             "algorithm": c.algorithm,
             "threads": result.threads,
+            "backend": result.backend,
+            "device": result.device,
             "validate": c.validate,
             "sort_vertices": c.sort_vertices or "none",
             "num_vertices": result.num_vertices,

@@ -28,7 +28,11 @@ def format_official(official: dict[str, float]) -> str:
 
 
 def format_levels(levels: list[dict], title: str = "") -> str:
-    """A per-level table: level, direction, frontier, edges examined, discovered, UR, time."""
+    """A per-level table: level, direction, frontier, edges examined, discovered, UR, time.
+    Levels of the array-backend algorithms carry thesis Table 4.1 (CLQ, NLF, LV, NLQ, QR,
+    UR) and their phase times: those are printed instead."""
+    if levels and "CLQ" in levels[0]:
+        return _format_table41(levels, title)
     head = f"{'level':>5} {'direction':>10} {'frontier':>12} {'edges':>14} {'discovered':>12} {'UR':>7} {'time ms':>9}"
     rows = [title, head] if title else [head]
     for lv in levels:
@@ -73,4 +77,20 @@ def format_dist_levels(levels: list[dict], title: str = "") -> str:
                     f"{ur:>6.3f} {pr['local'][r]:>10} {pr['sent'][r]:>10} "
                     f"{pr['sent_bytes'][r] / 1e6:>9.3f} {pr['received'][r]:>10} {new:>9} "
                     f"{pr['comp_time'][r] * 1e3:>8.2f} {pr['comm_time'][r] * 1e3:>8.2f}")
+    return "\n".join(rows)
+
+
+def _format_table41(levels: list[dict], title: str) -> str:
+    """Thesis Table 4.1 per level (RV is 0 in one process) and the phase times in ms."""
+    head = (f"{'level':>5} {'direction':>10} {'CLQ':>10} {'NLF':>12} {'LV':>11} {'NLQ':>10} "
+            f"{'QR':>6} {'UR':>6} {'expand':>8} {'search':>8} {'prune':>8} {'update':>8}")
+    rows = [title] if title else []
+    rows += ["# CLQ queue, NLF its adjacency entries, LV the unvisited ones, NLQ the next queue; "
+             "QR = NLQ/NLF, UR = NLQ/LV; phase times in ms", head]
+    for lv in levels:
+        rows.append(
+            f"{lv['level']:>5} {lv['direction']:>10} {lv['CLQ']:>10} {lv['NLF']:>12} "
+            f"{lv['LV']:>11} {lv['NLQ']:>10} {lv['QR']:>6.3f} {lv['UR']:>6.3f} "
+            + " ".join(f"{lv['t_' + p] * 1e3:>8.3f}" for p in ("expand", "search", "prune",
+                                                               "update")))
     return "\n".join(rows)
