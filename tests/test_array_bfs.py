@@ -12,7 +12,7 @@ from pygraph500.backend.arrays import gpu_status, get_backend
 from pygraph500.benchmark import choose_roots
 from pygraph500.bfs import ALGORITHMS
 from pygraph500.bfs.array import ARRAY_ALGORITHMS, bfs_direction_optimizing_array
-from pygraph500.errors import InputError
+from pygraph500.errors import InputError, ResourceError
 from pygraph500.graph.build_array import build_csr_array
 
 CPU = get_backend("cpu")
@@ -111,6 +111,16 @@ def test_direction_optimizing_array_switches_and_matches_the_compiled_one():
         b = ALGORITHMS["direction-optimizing"](g, root)
         np.testing.assert_array_equal(a.depth, b.depth)
     assert "bottom-up" in a.levels.direction and a.levels.direction[0] == "top-down"
+
+
+def test_search_memory_is_checked_first(monkeypatch):
+    edges, g, roots, _ = case(10)
+    monkeypatch.setattr("pygraph500.backend.memory.available_memory", lambda: 1 << 10)
+    for fn in ALL.values():
+        with pytest.raises(ResourceError, match="needs about"):
+            fn(g, int(roots[0]), backend="cpu")
+        with pytest.raises(ResourceError, match="needs about"):
+            build_csr_array(edges, CPU)
 
 
 def test_backends():

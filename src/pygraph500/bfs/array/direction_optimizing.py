@@ -14,8 +14,8 @@ import numpy as np
 from .._common import check_root
 from ..types import BOTTOM_UP, TOP_DOWN
 from .search import resolve_backend
-from .steps import (LevelRecorder, as_backend_graph, bottom_up_step, finish_result, gather,
-                    new_parent, queue_offsets, sort_unique)
+from .steps import (LevelRecorder, as_backend_graph, bottom_up_step, check_memory,
+                    finish_result, gather, new_parent, queue_offsets, sort_unique)
 
 __all__ = ["bfs_direction_optimizing_array"]
 
@@ -27,6 +27,7 @@ def bfs_direction_optimizing_array(graph, root, *, backend="cpu", alpha=15.0, be
     xp = be.xp
     r = check_root(graph, root)
     n = graph.num_vertices
+    check_memory(graph, be)
     indptr, indices = as_backend_graph(graph, be)
     deg = xp.diff(indptr)
     parent, dep = new_parent(xp, n, r, depth)

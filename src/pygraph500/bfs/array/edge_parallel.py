@@ -11,7 +11,7 @@ import numpy as np
 
 from .._common import check_root
 from .search import resolve_backend
-from .steps import LevelRecorder, as_backend_graph, finish_result, new_parent
+from .steps import LevelRecorder, as_backend_graph, check_memory, finish_result, new_parent
 
 __all__ = ["bfs_edge_parallel"]
 
@@ -22,6 +22,7 @@ def bfs_edge_parallel(graph, root, *, backend="cpu", depth=True, **options):
     xp = be.xp
     r = check_root(graph, root)
     n = graph.num_vertices
+    check_memory(graph, be)
     indptr, indices = as_backend_graph(graph, be)
     parent, _ = new_parent(xp, n, r, False)
     lev = xp.full(n, -1, dtype=np.int64)  # the algorithm needs the depths either way

@@ -25,8 +25,8 @@ import numpy as np
 
 from ...backend.arrays import ArrayBackend, get_backend
 from .._common import check_root
-from .steps import (as_backend_graph, claim, finish_result, gather, new_parent, queue_offsets,
-                    sort_unique, LevelRecorder)
+from .steps import (LevelRecorder, as_backend_graph, check_memory, claim, finish_result,
+                    gather, new_parent, queue_offsets, sort_unique)
 
 __all__ = ["bfs_gpu_queue", "bfs_sort_unique", "bfs_bitmap_filter", "bfs_frontier_mask",
            "resolve_backend"]
@@ -41,6 +41,7 @@ def _search(graph, root, backend, prune, depth):
     xp = be.xp
     r = check_root(graph, root)
     n = graph.num_vertices
+    check_memory(graph, be)
     indptr, indices = as_backend_graph(graph, be)
     parent, dep = new_parent(xp, n, r, depth)
     scratch = xp.empty(n, dtype=np.int64) if prune == "bitmap-filter" else None

@@ -25,10 +25,25 @@ import numpy as np
 
 from ..types import TOP_DOWN, BFSResult, LevelTable
 
-__all__ = ["as_backend_graph", "queue_offsets", "gather", "sort_unique", "claim",
-           "bottom_up_step", "LevelRecorder", "PHASES", "new_parent", "finish_result"]
+__all__ = ["estimate_search_bytes", "check_memory", "as_backend_graph", "queue_offsets",
+           "gather", "sort_unique", "claim", "bottom_up_step", "LevelRecorder", "PHASES",
+           "new_parent", "finish_result"]
 
 PHASES = ("expand", "search", "prune", "update")
+
+
+def estimate_search_bytes(num_vertices: int, num_entries: int) -> int:
+    """Peak bytes of one array-backend search besides the graph: parent, depth and a
+    per-vertex scratch or mask (int64 each), and a level's NLF arrays (ticket, queue index,
+    CSR index, vertex, parent: five int64 per element; an NLF holds at most every adjacency
+    entry once)."""
+    return 3 * 8 * num_vertices + 5 * 8 * num_entries
+
+
+def check_memory(graph, backend) -> None:
+    """ResourceError (both numbers) when a search of ``graph`` may not fit on the backend."""
+    backend.require(estimate_search_bytes(graph.num_vertices, int(graph.indptr[-1])),
+                    f"a {backend.name} search of {graph.num_vertices} vertices")
 
 
 def as_backend_graph(graph, backend):
