@@ -5,8 +5,9 @@
   like a matrix multiplication (TILE x TILE threads, one output element each).
 - ``blocked``: Katz-Kider's three phases per diagonal tile, every tile staged in shared
   memory: phase 1 one thread block, phase 2 a (tiles, 2) grid for the primary tile's row
-  and column (one kernel for both), phase 3 a (tiles, tiles) grid for the rest. The paper's best variant has each
-  thread compute 4 x 2 elements; here each thread computes one.
+  and column (one kernel for both), phase 3 a (tiles, tiles) grid for the rest. The
+  paper's best variant has each thread compute 4 x 2 elements; here each thread computes
+  one.
 
 Same internal encoding and predecessor rule as ``apsp.cpu``. In CI these kernels run under
 ``NUMBA_ENABLE_CUDASIM=1`` (numba's simulator, on small matrices); on a device they run for
