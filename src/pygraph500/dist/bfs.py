@@ -313,6 +313,171 @@ def _bottom_up(indptr, indices, visited, linked, frontier, nxt, parent, size, po
     """One bottom-up level (Beamer): every unvisited local vertex with a neighbour (``linked``:
     bitmap of the local vertices of degree > 0) scans its neighbours for one in the frontier
     (``frontier[owner]``: that rank's bitmap of its local ids) and stops at the first. Threads
+    own whole words of visited / nxt (no atomics). Indices are unsigned (no wraparound
+    checks). Returns (found, degree sum of the found, adjacency entries examined)."""
+    nwords = visited.shape[0]
+    nch = min(nwords, 32 * nthreads) if nwords > 256 else min(nwords, 1)
+    out = np.zeros((max(nch, 1), 3), np.int64)
+    usize = np.uint64(size)
+    ushift = np.uint64(shift)
+    umask = np.uint64(mask)
+    for c in prange(nch):
+        found = 0
+        deg = 0
+        scanned = 0
+        for w in range(c * nwords // nch, (c + 1) * nwords // nch):
+            uw = np.uint64(w)
+            todo = ~visited[uw] & linked[uw]
+            new = np.uint64(0)
+            base = uw << np.uint64(6)
+            while todo:
+                b = cttz(todo)
+                bit = _ONE << b
+                todo ^= bit
+                loc = base + b
+                e0 = np.uint64(indptr[loc])
+                e1 = np.uint64(indptr[loc + _ONE])
+                e = e0
+                while e < e1:
+                    v = np.uint64(indices[e])
+                    if pow2:
+                        o = v & umask
+                        lv = v >> ushift
+                    else:
+                        o = v % usize
+                        lv = v // usize
+                    if (frontier[o, lv >> np.uint64(6)] >> (lv & np.uint64(63))) & _ONE:
+                        break
+                    e += _ONE
+                if e < e1:
+                    parent[loc] = indices[e]
+                    new |= bit
+                    found += 1
+                    deg += np.int64(e1 - e0)
+                    scanned += np.int64(e - e0) + 1
+                else:
+                    scanned += np.int64(e1 - e0)
+            nxt[uw] = new
+            visited[uw] |= new
+        out[c, 0] = found
+        out[c, 1] = deg
+        out[c, 2] = scanned
+    return out[:, 0].sum(), out[:, 1].sum(), out[:, 2].sum()
+
+
+# sort-unique: LSD radix passes sort the keys down to blocks of 2**UNIQUE_BITS keys; inside a
+# block the last digit is not sorted, the block's entries are made unique with a bitmap of its
+# keys (4 KiB, in L1) instead: the first entry of every key is kept, in NLF order. Read when a
+# searcher is made (tests lower it).
+UNIQUE_BITS = 15
+_DIGIT_BITS = 8
+
+
+@njit(cache=True)
+def _sort_unique(key, par, m, lbits, pbits, key_bits, unique_bits, tkey, tpar, size, send,
+                 counts):
+    """Sort the kept entries by key (see UNIQUE_BITS; the parent rides in the low ``pbits``
+    bits of the word, or in ``par`` when ``pbits`` is 0) and keep the first entry of every
+    key: rows (local id, parent) grouped by owner into send. Returns the count."""
+    low = min(unique_bits, lbits)  # owner bits always sorted: the rows come out by owner
+    high = key_bits - low
+    payload = pbits == 0
+    a_k, a_p, b_k, b_p = key, par, tkey, tpar
+    n = m
+    first = True
+    if high > 0:
+        passes = (high + _DIGIT_BITS - 1) // _DIGIT_BITS
+        bits = (high + passes - 1) // passes
+        mask = (np.int64(1) << bits) - 1
+        cnt = np.empty((1 << bits) + 1, np.int64)
+        shift = pbits + low
+        for _ in range(passes):
+            n = _radix_pass(a_k, a_p, b_k, b_p, n, shift, mask, cnt, first, payload)
+            a_k, a_p, b_k, b_p = b_k, b_p, a_k, a_p
+            shift += bits
+            first = False
+    lmask = (np.int64(1) << lbits) - 1
+    pmask = (np.int64(1) << pbits) - 1
+    bmask = (np.int64(1) << low) - 1
+    block = np.zeros(((1 << low) + 63) // 64, np.uint64)
+    counts[:] = 0
+    w = 0
+    j = 0
+    while j < n:  # one block of equal high key bits at a time
+        x = a_k[j]
+        if first and x < 0:
+            j += 1
+            continue
+        hi = (x >> pbits) >> low
+        jstart = j
+        while j < n:
+            x = a_k[j]
+            if first and x < 0:
+                j += 1
+                continue
+            k = x >> pbits
+            if (k >> low) != hi:
+                break
+            b = k & bmask
+            bit = _ONE << np.uint64(b & 63)
+            if not (block[b >> 6] & bit):
+                block[b >> 6] |= bit
+                send[w, 0] = k & lmask
+                send[w, 1] = x & pmask if pbits > 0 else a_p[j]
+                counts[k >> lbits] += 1
+                w += 1
+            j += 1
+        for t in range(jstart, j):  # clear what the block set
+            x = a_k[t]
+            if x >= 0:
+                block[((x >> pbits) & bmask) >> 6] = 0
+    return w
+
+
+@njit(cache=True)
+def _filter(rows, indptr, parent, visited, nq, nqlen):
+    """Claim the unvisited vertices of rows (local id, parent); append them to nq. Returns
+    the new queue length and the degree sum of the claimed vertices."""
+    degsum = 0
+    for k in range(rows.shape[0]):
+        loc = rows[k, 0]
+        w = loc >> 6
+        bit = _ONE << np.uint64(loc & 63)
+        if not (visited[w] & bit):
+            visited[w] |= bit
+            parent[loc] = rows[k, 1]
+            nq[nqlen] = loc
+            nqlen += 1
+            degsum += indptr[loc + 1] - indptr[loc]
+    return nqlen, degsum
+
+
+@njit(cache=True)
+def _queue_to_bits(q, qlen, bits):
+    bits[:] = 0
+    for i in range(qlen):
+        loc = q[i]
+        bits[loc >> 6] |= _ONE << np.uint64(loc & 63)
+
+
+@njit(cache=True)
+def _bits_to_queue(bits, q):
+    n = 0
+    for w in range(bits.shape[0]):
+        x = bits[w]
+        while x:
+            q[n] = (w << 6) + np.int64(cttz(x))
+            n += 1
+            x &= x - _ONE
+    return n
+
+
+@njit(cache=True, parallel=True)
+def _bottom_up(indptr, indices, visited, linked, frontier, nxt, parent, size, pow2, shift,
+               mask, nthreads):
+    """One bottom-up level (Beamer): every unvisited local vertex with a neighbour (``linked``:
+    bitmap of the local vertices of degree > 0) scans its neighbours for one in the frontier
+    (``frontier[owner]``: that rank's bitmap of its local ids) and stops at the first. Threads
     own whole words of visited / nxt (no atomics). Returns (found, degree sum of the found,
     adjacency entries examined)."""
     nwords = visited.shape[0]

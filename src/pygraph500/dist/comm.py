@@ -23,6 +23,7 @@ from __future__ import annotations
 import os
 import sys
 import threading
+import time
 from contextlib import contextmanager
 
 import numpy as np
@@ -33,6 +34,7 @@ __all__ = ["Comm", "SerialComm", "MPIComm", "ThreadComm", "world", "launched_ran
            "launched_size", "abort_on_error", "collective_check", "REDUCE_OPS"]
 
 REDUCE_OPS = ("sum", "max", "min")
+ABORT_GRACE = 1.0  # seconds between a failing rank's message and MPI_Abort
 
 # Variables a launcher sets in every process it starts: (rank variable, size variable).
 _LAUNCH_VARS = (
@@ -250,6 +252,7 @@ class MPIComm(Comm):
         sys.stdout.flush()
         sys.stderr.flush()
         self._comm.Abort(code)
+        os._exit(code)  # MPI_Abort may return before the launcher ends this process
 
 
 class _Shared:
@@ -388,6 +391,9 @@ def abort_on_error(comm: Comm, prog: str = "graph500"):
 
             traceback.print_exc()
         print(f"{prog}: error{where}: {_one_line(exc)}", file=sys.stderr, flush=True)
+        if comm.size > 1:
+            # MPI_Abort tears the launcher down at once; give it time to forward the line
+            time.sleep(ABORT_GRACE)
         comm.abort(code)
         raise
 
