@@ -55,9 +55,9 @@ def build_parser() -> argparse.ArgumentParser:
                      help="number of search keys (Graph500: 64; others are labelled)")
     run.add_argument("--algorithm", "-a", default=None,
                      help=f"BFS algorithm: {', '.join(ALGORITHMS)} (default {DEFAULT_ALGORITHM}); "
-                          "distributed runs: topdown-queue (default: thesis Algorithm 4) or "
-                          "direction-optimizing (bottom-up levels on an allgathered frontier "
-                          "bitmap)")
+                          "distributed runs: direction-optimizing (default; its top-down levels "
+                          "are thesis Algorithm 4, its bottom-up levels use an allgathered "
+                          "frontier bitmap) or topdown-queue (thesis Algorithm 4 on every level)")
     run.add_argument("--threads", "-t", type=int, default=None,
                      help="worker threads (default: all cores; under mpiexec, per process: "
                           "the node's cores shared among its processes)")

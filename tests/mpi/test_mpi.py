@@ -125,7 +125,7 @@ def test_run_under_mpiexec_prints_once_with_levels_and_json(warm_cache, tmp_path
     assert p.stdout.count("SCALE:") == 1 and p.stdout.count("# levels of the search") == 1
     off = _official(p.stdout)
     assert off["num_mpi_processes"] == "3" and off["NBFS"] == "4"
-    assert "# per process" in p.stdout and "topdown-queue, --prune none" in p.stdout
+    assert "# per process" in p.stdout and "direction-optimizing, --prune none" in p.stdout
     doc = json.loads(out.read_text())
     assert doc["official"]["num_mpi_processes"] == 3 and doc["valid"]
     assert doc["parameters"]["num_mpi_processes"] == 3
@@ -140,9 +140,9 @@ def test_run_under_mpiexec_prints_once_with_levels_and_json(warm_cache, tmp_path
     assert any("oversubscribed" in l for l in doc["labels"]) == (3 > (os.cpu_count() or 1))
 
 
-def test_run_direction_optimizing_p4_scale14(warm_cache):
+def test_run_topdown_p4_scale14(warm_cache):
     p = graph500_mpi(4, "run", "--scale", "14", "--roots", "2",
-                     "--algorithm", "direction-optimizing", "--quiet")
+                     "--algorithm", "topdown-queue", "--quiet")
     assert p.returncode == 0, p.stderr
     off = _official(p.stdout)
     assert off["num_mpi_processes"] == "4" and off["SCALE"] == "14" and off["NBFS"] == "2"

@@ -55,7 +55,7 @@ def check_distributed(config: RunConfig, comm=None) -> None:
     config.check()
     if config.algorithm not in DIST_ALGORITHMS:
         raise InputError(f"the distributed engine runs {' or '.join(DIST_ALGORITHMS)} (default "
-                         f"{DEFAULT_DIST_ALGORITHM}: thesis Algorithm 4); got "
+                         f"{DEFAULT_DIST_ALGORITHM}); got "
                          f"--algorithm {config.algorithm}")
     if config.input is not None:
         raise InputError("--input is not supported by the distributed engine (mpiexec -n P): "

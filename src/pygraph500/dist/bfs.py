@@ -52,9 +52,11 @@ __all__ = ["PRUNE_MODES", "DEFAULT_PRUNE", "DIST_ALGORITHMS", "DEFAULT_DIST_ALGO
 
 PRUNE_MODES = ("sort-unique", "none", "bitmap")
 DEFAULT_PRUNE = "sort-unique"
-# The distributed engine's algorithms, named as their embedded counterparts.
+# The distributed engine's algorithms, named as their embedded counterparts. The default is
+# the embedded default's: its top-down levels are Algorithm 4; "topdown-queue" is Algorithm 4
+# on every level, the thesis's own algorithm (and the one for its pruning comparisons).
 DIST_ALGORITHMS = ("topdown-queue", "direction-optimizing")
-DEFAULT_DIST_ALGORITHM = "topdown-queue"
+DEFAULT_DIST_ALGORITHM = "direction-optimizing"
 # Beamer's switching parameters, the embedded direction-optimizing defaults.
 ALPHA = 15.0
 BETA = 18.0
