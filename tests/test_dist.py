@@ -175,6 +175,16 @@ def test_kernel1_gives_the_embedded_rows(size, graph):
         np.testing.assert_array_equal(column, np.searchsorted(distinct, indices))
 
 
+def test_kernel1_in_many_rounds(graph, monkeypatch):
+    import pygraph500.dist.build as dbuild
+
+    monkeypatch.setattr(dbuild, "BUILD_CHUNK", 1000)
+    _, csr, _ = graph
+    for ids, indptr, indices, _, _ in ThreadComm.run(3, _rows, False):
+        for k, v in enumerate(ids.tolist()):
+            np.testing.assert_array_equal(indices[indptr[k]:indptr[k + 1]], csr.neighbours(v))
+
+
 def test_kernel1_rejects_bad_labels():
     from pygraph500.dist.generate import LocalEdges
 

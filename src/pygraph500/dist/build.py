@@ -2,8 +2,9 @@
 
 Each tuple ``(u, v)`` of the rank's edge range is sent, in both directions, to the owner of
 its source: ``(u // P, v)`` to rank ``u % P`` and ``(v // P, u)`` to rank ``v % P``
-(self-loops are dropped, as in the embedded kernel 1). One alltoallv moves them (counts
-first, then data); the receiver counts its rows, takes their prefix sum, scatters the
+(self-loops are dropped, as in the embedded kernel 1). The counts go first (so every rank
+allocates what it will receive once), then the tuples, ``BUILD_CHUNK`` at a time, with
+alltoallv; the receiver counts its rows, takes their prefix sum, scatters the
 neighbours and sorts and deduplicates every row in place (the embedded kernel 1's
 ``_sort_dedup_rows`` / ``_compact``). Rows are local vertex ids, neighbours global ids.
 No rank ever holds more than its own tuples and its own adjacency entries.
@@ -26,7 +27,9 @@ from ..graph.build import _compact, _sort_dedup_rows
 from .generate import LocalEdges
 from .partition import Partition1D, vertex_dtype
 
-__all__ = ["DistGraph", "build_dist"]
+__all__ = ["DistGraph", "build_dist", "BUILD_CHUNK"]
+
+BUILD_CHUNK = 1 << 20  # tuples per exchange round of kernel 1 (read at call time)
 
 
 @dataclass(frozen=True)
@@ -61,8 +64,16 @@ class DistGraph:
         return np.diff(self.indptr)
 
 
+@njit(inline="always")
+def _owner_local(v, size, shift):
+    """(v % size, v // size); shift >= 0 when size is a power of two (no division)."""
+    if shift >= 0:
+        return v & (size - 1), v >> shift
+    return v % size, v // size
+
+
 @njit(cache=True)
-def _count_owners(src, dst, n, size, counts):
+def _count_owners(src, dst, n, size, shift, counts):
     """Entries per destination rank (both directions, self-loops skipped); the index of the
     first tuple with a label outside [0, n), or -1."""
     counts[:] = 0
@@ -72,13 +83,13 @@ def _count_owners(src, dst, n, size, counts):
         if u < 0 or u >= n or v < 0 or v >= n:
             return i
         if u != v:
-            counts[u % size] += 1
-            counts[v % size] += 1
+            counts[_owner_local(u, size, shift)[0]] += 1
+            counts[_owner_local(v, size, shift)[0]] += 1
     return -1
 
 
 @njit(cache=True)
-def _pack(src, dst, size, counts, out):
+def _pack(src, dst, size, shift, counts, out):
     """Rows (local id at the owner, the other endpoint), grouped by owner in rank order."""
     pos = np.empty(size, np.int64)
     acc = 0
@@ -90,14 +101,16 @@ def _pack(src, dst, size, counts, out):
         v = dst[i]
         if u == v:
             continue
-        o = u % size
-        out[pos[o], 0] = u // size
-        out[pos[o], 1] = v
-        pos[o] += 1
-        o = v % size
-        out[pos[o], 0] = v // size
-        out[pos[o], 1] = u
-        pos[o] += 1
+        o, loc = _owner_local(u, size, shift)
+        k = pos[o]
+        out[k, 0] = loc
+        out[k, 1] = v
+        pos[o] = k + 1
+        o, loc = _owner_local(v, size, shift)
+        k = pos[o]
+        out[k, 0] = loc
+        out[k, 1] = u
+        pos[o] = k + 1
 
 
 @njit(cache=True)
@@ -147,13 +160,27 @@ def build_dist(comm, edges: LocalEdges, *, compact_columns: bool = False) -> Dis
     src = np.ascontiguousarray(edges.src, dtype=np.int64)
     dst = np.ascontiguousarray(edges.dst, dtype=np.int64)
     counts = np.empty(size, dtype=np.int64)
-    bad = _count_owners(src, dst, np.int64(n), np.int64(size), counts)
+    shift = np.int64(size.bit_length() - 1 if size & (size - 1) == 0 else -1)
+    bad = _count_owners(src, dst, np.int64(n), np.int64(size), shift, counts)
     if bad >= 0:
         raise InputError(f"edge tuple {edges.start + bad} = ({int(src[bad])}, {int(dst[bad])}) "
                          f"has a label outside [0, {n})")
-    send = np.empty((int(counts.sum()), 2), dtype=itype)
-    _pack(src, dst, np.int64(size), counts, send)
-    recv, _ = comm.alltoallv(send, counts)
+    # What every rank will receive is known first, so the tuples travel in chunks straight
+    # into one array of the final size (no tuple-list-sized send buffer).
+    incoming, _ = comm.alltoallv(counts, np.ones(size, dtype=np.int64))
+    recv = np.empty((int(incoming.sum()), 2), dtype=itype)
+    m = src.shape[0]
+    rounds = int(comm.allreduce(-(-m // BUILD_CHUNK), "max"))
+    send = np.empty((2 * min(m, BUILD_CHUNK), 2), dtype=itype)
+    pos = 0
+    for r in range(rounds):
+        a, b = min(m, r * BUILD_CHUNK), min(m, (r + 1) * BUILD_CHUNK)
+        _count_owners(src[a:b], dst[a:b], np.int64(n), np.int64(size), shift, counts)
+        _pack(src[a:b], dst[a:b], np.int64(size), shift, counts, send)
+        got, _ = comm.alltoallv(send[:int(counts.sum())], counts, out=recv[pos:])
+        if got.shape[0] and not np.shares_memory(got, recv):
+            recv[pos:pos + got.shape[0]] = got
+        pos += got.shape[0]
     del send
     nlocal = part.num_local
     indptr = np.empty(nlocal + 1, dtype=np.int64)
