@@ -301,41 +301,46 @@ class ThreadComm(Comm):
             raise first
         return results
 
-    def _exchange(self, value) -> list:
-        """Every rank's value, by rank (two barriers: the slots are reused next time)."""
+    def _exchange(self, value, combine=list):
+        """``combine(every rank's value, by rank)``, computed between two barriers: no rank
+        reuses its buffers (or the slots) before every rank has read them."""
         self._sh.slots[self.rank] = value
         self._sh.barrier.wait()
-        values = list(self._sh.slots)
-        self._sh.barrier.wait()
-        return values
+        try:
+            return combine(list(self._sh.slots))
+        finally:
+            self._sh.barrier.wait()
 
     def alltoallv(self, send, sendcounts, out=None, displs=None):
         send = np.ascontiguousarray(send)
         sc = _counts(sendcounts, self.size)
-        everyone = self._exchange((send, _displs(displs, sc), sc))
-        parts = [s[d[self.rank]:d[self.rank] + c[self.rank]] for s, d, c in everyone]
-        rc = np.array([p.shape[0] for p in parts], dtype=np.int64)
-        recv = _recv_buffer(out, int(rc.sum()), send)
-        if recv.shape[0]:
-            np.concatenate(parts, out=recv)
-        return recv, rc
+        me = self.rank
+
+        def receive(everyone):
+            parts = [s[d[me]:d[me] + c[me]] for s, d, c in everyone]
+            rc = np.array([p.shape[0] for p in parts], dtype=np.int64)
+            recv = _recv_buffer(out, int(rc.sum()), send)
+            if recv.shape[0]:
+                np.concatenate(parts, out=recv)
+            return recv, rc
+
+        return self._exchange((send, _displs(displs, sc), sc), receive)
 
     def allgather(self, obj):
         if isinstance(obj, np.ndarray):
-            return np.stack(self._exchange(obj.copy()))
+            return self._exchange(obj, np.stack)
         return self._exchange(obj)
 
     def allgatherv(self, array):
-        parts = self._exchange(np.ascontiguousarray(array).copy())
+        parts = self._exchange(np.ascontiguousarray(array), lambda v: [p.copy() for p in v])
         return np.concatenate(parts), np.array([p.shape[0] for p in parts], dtype=np.int64)
 
     def allreduce(self, value, op="sum"):
         _check_op(op)
-        values = self._exchange(value)
         if isinstance(value, np.ndarray):
-            stack = np.stack(values)
+            stack = self._exchange(value, np.stack)
             return {"sum": stack.sum, "max": stack.max, "min": stack.min}[op](axis=0)
-        return {"sum": sum, "max": max, "min": min}[op](values)
+        return {"sum": sum, "max": max, "min": min}[op](self._exchange(value))
 
     def bcast(self, obj, root=0):
         return self._exchange(obj)[root]
