@@ -189,8 +189,9 @@ def run_distributed(config: RunConfig, comm, progress=None) -> BenchmarkResult:
         labels.append("validation skipped (--no-validate): not a valid Graph500 result")
     cores = os.cpu_count() or 1
     if comm.local_size * threads > cores:
-        labels.append(f"{comm.local_size} processes x {threads} threads on {cores} cores of "
-                      f"this node: oversubscribed, times are not those of dedicated cores")
+        labels.append(f"{comm.local_size} processes x {threads} thread{'s' if threads > 1 else ''} "
+                      f"on {cores} cores of this node: oversubscribed, times are not those of "
+                      f"dedicated cores")
 
     searcher = DistSearcher(comm, graph, prune, config.algorithm)
     runs: list[SearchRun] = []

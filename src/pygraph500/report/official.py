@@ -47,50 +47,44 @@ def format_dist_levels(levels: list[dict], title: str = "") -> str:
     """The per-level table of a distributed search (thesis Table 4.1, Table 4.2, Fig. 4.13):
     first summed over the processes (times: the slowest process), then every process's row.
 
-    queue: vertices in the current queue (CLQ); NLF: their adjacency entries; pruned: entries
-    left after pruning (sort-unique: distinct vertices); UR: pruned / NLF; local: pruned
-    entries the process owns itself (LV); sent / received: entries (RV) and bytes exchanged
-    with the other processes; new: vertices discovered (NLQ: own + received); comp / comm:
-    milliseconds computing and in MPI calls."""
-    head = (f"{'level':>5} {'queue':>10} {'NLF':>11} {'pruned':>10} {'UR':>6} {'local':>10} "
-            f"{'sent':>10} {'sent MB':>9} {'received':>10} {'new':>9} {'comp ms':>8} "
-            f"{'comm ms':>8}")
+    dir: td (top-down, thesis Algorithm 4) or bu (bottom-up); queue: vertices in the current
+    queue (CLQ); NLF: their adjacency entries (bu: entries examined); pruned: entries left
+    after pruning (sort-unique: distinct vertices); UR: pruned / NLF; local: pruned entries the
+    process owns itself (LV); sent / received: entries (RV) exchanged with the other processes,
+    and MB sent (bu: the frontier bitmap); new: vertices discovered (NLQ); comp / comm:
+    milliseconds computing and in MPI calls. A bottom-up level prunes and sends no entries:
+    those columns show '-'."""
+    head = (f"{'level':>5} {'dir':>3} {'queue':>10} {'NLF':>11} {'pruned':>10} {'UR':>6} "
+            f"{'local':>10} {'sent':>10} {'sent MB':>9} {'received':>10} {'new':>9} "
+            f"{'comp ms':>8} {'comm ms':>8}")
+
+    def row(level, td, queue, nlf, pruned, local, sent, sent_bytes, received, new, comp, comm,
+            rank=None):
+        lead = f"{level:>5} " + (f"{rank:>4} " if rank is not None else "")
+        if td:
+            ur = f"{pruned / nlf if nlf else 0.0:>6.3f}"
+            mid = f"{pruned:>10} {ur} {local:>10} {sent:>10}"
+            got = f"{received:>10}"
+        else:
+            mid = f"{'-':>10} {'-':>6} {'-':>10} {'-':>10}"
+            got = f"{'-':>10}"
+        return (f"{lead}{'td' if td else 'bu':>3} {queue:>10} {nlf:>11} {mid} "
+                f"{sent_bytes / 1e6:>9.3f} {got} {new:>9} {comp * 1e3:>8.2f} {comm * 1e3:>8.2f}")
+
     rows = [title] if title else []
     rows += ["# all processes: sums; times of the slowest process", head]
     for lv in levels:
-        ur = lv["nlf_pruned"] / lv["nlf"] if lv["nlf"] else 0.0
-        rows.append(
-            f"{lv['level']:>5} {lv['frontier']:>10} {lv['nlf']:>11} {lv['nlf_pruned']:>10} "
-            f"{ur:>6.3f} {lv['local']:>10} {lv['sent']:>10} {lv['sent_bytes'] / 1e6:>9.3f} "
-            f"{lv['received']:>10} {lv['discovered']:>9} {lv['comp_time'] * 1e3:>8.2f} "
-            f"{lv['comm_time'] * 1e3:>8.2f}")
+        rows.append(row(lv["level"], lv["direction"] == "top-down", lv["frontier"], lv["nlf"],
+                        lv["nlf_pruned"], lv["local"], lv["sent"], lv["sent_bytes"],
+                        lv["received"], lv["discovered"], lv["comp_time"], lv["comm_time"]))
     if levels and len(levels[0]["per_rank"]["queue"]) > 1:
         rows += ["# per process", f"{'level':>5} {'rank':>4} " + head[6:]]
         for lv in levels:
             pr = lv["per_rank"]
             for r in range(len(pr["queue"])):
-                nlf, pruned = pr["nlf"][r], pr["nlf_pruned"][r]
-                ur = pruned / nlf if nlf else 0.0
-                new = pr["enqueued_local"][r] + pr["enqueued_received"][r]
-                rows.append(
-                    f"{lv['level']:>5} {r:>4} {pr['queue'][r]:>10} {nlf:>11} {pruned:>10} "
-                    f"{ur:>6.3f} {pr['local'][r]:>10} {pr['sent'][r]:>10} "
-                    f"{pr['sent_bytes'][r] / 1e6:>9.3f} {pr['received'][r]:>10} {new:>9} "
-                    f"{pr['comp_time'][r] * 1e3:>8.2f} {pr['comm_time'][r] * 1e3:>8.2f}")
-    return "\n".join(rows)
-
-
-def _format_table41(levels: list[dict], title: str) -> str:
-    """Thesis Table 4.1 per level (RV is 0 in one process) and the phase times in ms."""
-    head = (f"{'level':>5} {'direction':>10} {'CLQ':>10} {'NLF':>12} {'LV':>11} {'NLQ':>10} "
-            f"{'QR':>6} {'UR':>6} {'expand':>8} {'search':>8} {'prune':>8} {'update':>8}")
-    rows = [title] if title else []
-    rows += ["# CLQ queue, NLF its adjacency entries, LV the unvisited ones, NLQ the next queue; "
-             "QR = NLQ/NLF, UR = NLQ/LV; phase times in ms", head]
-    for lv in levels:
-        rows.append(
-            f"{lv['level']:>5} {lv['direction']:>10} {lv['CLQ']:>10} {lv['NLF']:>12} "
-            f"{lv['LV']:>11} {lv['NLQ']:>10} {lv['QR']:>6.3f} {lv['UR']:>6.3f} "
-            + " ".join(f"{lv['t_' + p] * 1e3:>8.3f}" for p in ("expand", "search", "prune",
-                                                               "update")))
+                rows.append(row(lv["level"], pr["direction"][r] == 0, pr["queue"][r],
+                                pr["nlf"][r], pr["nlf_pruned"][r], pr["local"][r],
+                                pr["sent"][r], pr["sent_bytes"][r], pr["received"][r],
+                                pr["enqueued_local"][r] + pr["enqueued_received"][r],
+                                pr["comp_time"][r], pr["comm_time"][r], rank=r))
     return "\n".join(rows)
