@@ -1,6 +1,13 @@
 """Distributed level-synchronous BFS over a 1D partition (thesis Algorithm 4 with 4.3.2).
 
-Every rank owns the vertices ``v % P == rank``. One level, on every rank:
+Every rank owns the vertices ``v % P == rank``. Two algorithms (``DIST_ALGORITHMS``):
+``"topdown-queue"`` runs every level top-down as below (the thesis's algorithm);
+``"direction-optimizing"`` (the default, as in the embedded engine) runs the same top-down
+levels while the frontier is small and bottom-up levels when its edges outweigh the
+unvisited vertices' (Beamer's switch, ``ALPHA`` / ``BETA``): the ranks allgather their
+frontier bitmaps and each finds parents for its own unvisited vertices.
+
+One top-down level, on every rank:
 
 1. **expand** (4.3.2 A-B): the degrees of the current queue are prefix-summed (``m``, the
    size of the next-level frontier NLF, is the last sum); the m entries are cut into equal
@@ -10,9 +17,11 @@ Every rank owns the vertices ``v % P == rank``. One level, on every rank:
    already visited is dropped on the spot (a local look-up, Algorithm 4 line 17).
 2. **prune** (4.3.2 C) by ``prune``:
 
-   - ``"sort-unique"`` (default): the NLF is radix-sorted by (owner, local id) carrying the
-     parent as payload, and only the first entry of each vertex is kept; the sort also groups
-     the entries by owner, which is the split of step D.
+   - ``"sort-unique"`` (default): the NLF is sorted by (owner, local id) carrying the parent
+     as payload (packed in the same 64-bit word when it fits), and only the first entry of
+     each vertex is kept; the sort also groups the entries by owner, which is the split of
+     step D. LSD radix passes sort down to blocks of 2**UNIQUE_BITS vertices; inside a block
+     a bitmap keeps the first entry of each vertex instead of a last sort pass.
    - ``"none"``: the straightforward version of 4.2.3: every remote neighbour is sent, copies
      included (a counting sort by owner makes the blocks).
    - ``"bitmap"`` (thesis 5.3, the space-time trade-off): every rank keeps a bitmap over its
