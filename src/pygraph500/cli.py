@@ -223,7 +223,7 @@ def _cmd_run_distributed(args, comm) -> int:
                        threads=args.threads, validate=args.validate,
                        sort_vertices=None if args.sort_vertices == "none" else args.sort_vertices,
                        input=args.input, input_format=args.format, num_vertices=args.num_vertices,
-                       prune=args.prune)
+                       prune=args.prune, backend=args.backend)
 
     def check():
         check_distributed(config, comm)

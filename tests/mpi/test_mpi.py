@@ -153,6 +153,7 @@ def test_run_topdown_p4_scale14(warm_cache):
     (["run", "--scale", "8", "--algorithm", "bottomup"], "distributed engine runs"),
     (["run", "--scale", "8", "--json", "/nonexistent-dir/x.json"], "cannot write"),
     (["run", "--scale", "x"], "invalid int value"),
+    (["run", "--scale", "8", "--backend", "gpu"], "not supported by the distributed engine"),
 ])
 def test_bad_parameter_reported_once(args, needle):
     p = graph500_mpi(3, *args, timeout=120)

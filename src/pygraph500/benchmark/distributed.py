@@ -52,6 +52,10 @@ def check_distributed(config: RunConfig, comm=None) -> None:
     """InputError for what the distributed engine does not do, and (given ``comm``)
     ResourceError when this node cannot hold its processes' share (checked on every rank,
     before any work)."""
+    if config.backend == "gpu":
+        raise InputError("--backend gpu is not supported by the distributed engine yet (one GPU "
+                         "per process is not built): its processes run on the CPU; use "
+                         "--backend cpu, or --backend gpu without mpiexec")
     config.check()
     if config.algorithm not in DIST_ALGORITHMS:
         raise InputError(f"the distributed engine runs {' or '.join(DIST_ALGORITHMS)} (default "
@@ -187,6 +191,8 @@ def run_distributed(config: RunConfig, comm, progress=None) -> BenchmarkResult:
         labels.append(f"only {len(roots)} roots found (reference rule gives up after N tries)")
     if not config.validate:
         labels.append("validation skipped (--no-validate): not a valid Graph500 result")
+    if config.backend == "auto":
+        labels.append("--backend auto: the distributed engine runs on the CPU")
     cores = os.cpu_count() or 1
     if comm.local_size * threads > cores:
         labels.append(f"{comm.local_size} processes x {threads} thread{'s' if threads > 1 else ''} "
