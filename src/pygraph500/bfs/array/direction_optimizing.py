@@ -11,11 +11,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._common import check_root
-from ..types import BOTTOM_UP, TOP_DOWN
-from .search import resolve_backend
-from .steps import (LevelRecorder, as_backend_graph, bottom_up_step, check_memory,
-                    finish_result, gather, new_parent, queue_offsets, sort_unique)
+from ..types import BOTTOM_UP
+from .search import prepare, top_down_level
+from .steps import LevelRecorder, bottom_up_step, finish_result, new_parent
 
 __all__ = ["bfs_direction_optimizing_array"]
 
@@ -23,12 +21,7 @@ __all__ = ["bfs_direction_optimizing_array"]
 def bfs_direction_optimizing_array(graph, root, *, backend="cpu", alpha=15.0, beta=18.0,
                                    depth=True, **options):
     """Direction-optimizing BFS from ``root`` with ``backend.xp``; see the module."""
-    be = resolve_backend(backend)
-    xp = be.xp
-    r = check_root(graph, root)
-    n = graph.num_vertices
-    check_memory(graph, be)
-    indptr, indices = as_backend_graph(graph, be)
+    be, xp, r, n, indptr, indices = prepare(graph, root, backend)
     deg = xp.diff(indptr)
     parent, dep = new_parent(xp, n, r, depth)
     rec = LevelRecorder(be)
@@ -61,22 +54,8 @@ def bfs_direction_optimizing_array(graph, root, *, backend="cpu", alpha=15.0, be
                       (t_expand, t_search, 0.0, 0.0), BOTTOM_UP)
             q = found
         else:  # ---- a sort-unique top-down level
-            rec.start()
-            start, newoff, m = queue_offsets(xp, indptr, q)
-            t_expand = rec.lap()
-            v, p = gather(xp, indices, q, start, newoff, m)
-            t_search = rec.lap()
-            fresh = parent[v] < 0
-            v, p = v[fresh], p[fresh]
-            lv = v.shape[0]
-            v, p = sort_unique(xp, v, p, n)
-            t_prune = rec.lap()
-            parent[v] = p
-            if dep is not None:
-                dep[v] = level + 1
-            t_update = rec.lap()
-            rec.level(nf, m, lv, v.shape[0], (t_expand, t_search, t_prune, t_update), TOP_DOWN)
-            q = v
+            q = top_down_level(xp, indptr, indices, parent, dep, q, level, n, "sort-unique",
+                               rec)
         prev_nf = nf
         m_f = int(deg[q].sum()) if q.shape[0] else 0
         m_u -= m_f

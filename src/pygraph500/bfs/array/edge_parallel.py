@@ -9,21 +9,15 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._common import check_root
-from .search import resolve_backend
-from .steps import LevelRecorder, as_backend_graph, check_memory, finish_result, new_parent
+from .search import prepare
+from .steps import LevelRecorder, finish_result, new_parent
 
 __all__ = ["bfs_edge_parallel"]
 
 
 def bfs_edge_parallel(graph, root, *, backend="cpu", depth=True, **options):
     """Edge-parallel BFS (seed 004) from ``root``; ``backend`` as for sort-unique."""
-    be = resolve_backend(backend)
-    xp = be.xp
-    r = check_root(graph, root)
-    n = graph.num_vertices
-    check_memory(graph, be)
-    indptr, indices = as_backend_graph(graph, be)
+    be, xp, r, n, indptr, indices = prepare(graph, root, backend)
     parent, _ = new_parent(xp, n, r, False)
     lev = xp.full(n, -1, dtype=np.int64)  # the algorithm needs the depths either way
     lev[r] = 0

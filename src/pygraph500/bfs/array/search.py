@@ -29,20 +29,62 @@ from .steps import (LevelRecorder, as_backend_graph, check_memory, claim, finish
                     gather, new_parent, queue_offsets, sort_unique)
 
 __all__ = ["bfs_gpu_queue", "bfs_sort_unique", "bfs_bitmap_filter", "bfs_frontier_mask",
-           "resolve_backend"]
+           "resolve_backend", "prepare", "top_down_level"]
 
 
 def resolve_backend(backend) -> ArrayBackend:
     return backend if isinstance(backend, ArrayBackend) else get_backend(backend)
 
 
-def _search(graph, root, backend, prune, depth):
+def prepare(graph, root, backend):
+    """(backend, xp, root, N, indptr, indices) of a search, the memory checked first."""
     be = resolve_backend(backend)
-    xp = be.xp
     r = check_root(graph, root)
-    n = graph.num_vertices
     check_memory(graph, be)
     indptr, indices = as_backend_graph(graph, be)
+    return be, be.xp, r, graph.num_vertices, indptr, indices
+
+
+def top_down_level(xp, indptr, indices, parent, dep, q, level, n, prune, rec, scratch=None,
+                   mask=None):
+    """One top-down level from the queue ``q``: expand, gather, drop the visited, prune as
+    ``prune`` says, write parents (and depths); records the level in ``rec``, returns the
+    next queue. ``scratch`` (bitmap-filter) and ``mask`` (frontier-mask): per-vertex arrays
+    of the search."""
+    rec.start()
+    start, newoff, m = queue_offsets(xp, indptr, q)
+    t_expand = rec.lap()
+    v, p = gather(xp, indices, q, start, newoff, m)
+    t_search = rec.lap()
+    fresh = parent[v] < 0
+    v, p = v[fresh], p[fresh]
+    lv = v.shape[0]
+    if prune == "sort-unique":
+        v, p = sort_unique(xp, v, p, n)
+    elif prune == "bitmap-filter":
+        v, p = claim(xp, v, p, scratch)
+    elif prune == "frontier-mask":
+        mask[v] = True
+    t_prune = rec.lap()
+    if prune == "gpu-queue":
+        parent[v] = p
+        won = parent[v] == p
+        v = v[won]
+    elif prune == "frontier-mask":
+        parent[v] = p
+        v = xp.flatnonzero(mask)
+        mask[v] = False
+    else:
+        parent[v] = p
+    if dep is not None:
+        dep[v] = level + 1
+    t_update = rec.lap()
+    rec.level(q.shape[0], m, lv, v.shape[0], (t_expand, t_search, t_prune, t_update))
+    return v
+
+
+def _search(graph, root, backend, prune, depth):
+    be, xp, r, n, indptr, indices = prepare(graph, root, backend)
     parent, dep = new_parent(xp, n, r, depth)
     scratch = xp.empty(n, dtype=np.int64) if prune == "bitmap-filter" else None
     mask = xp.zeros(n, dtype=bool) if prune == "frontier-mask" else None
@@ -50,36 +92,8 @@ def _search(graph, root, backend, prune, depth):
     q = xp.asarray([r], dtype=np.int64)
     level = 0
     while q.shape[0]:
-        rec.start()
-        start, newoff, m = queue_offsets(xp, indptr, q)
-        t_expand = rec.lap()
-        v, p = gather(xp, indices, q, start, newoff, m)
-        t_search = rec.lap()
-        fresh = parent[v] < 0
-        v, p = v[fresh], p[fresh]
-        lv = v.shape[0]
-        if prune == "sort-unique":
-            v, p = sort_unique(xp, v, p, n)
-        elif prune == "bitmap-filter":
-            v, p = claim(xp, v, p, scratch)
-        elif prune == "frontier-mask":
-            mask[v] = True
-        t_prune = rec.lap()
-        if prune == "gpu-queue":
-            parent[v] = p
-            won = parent[v] == p
-            v = v[won]
-        elif prune == "frontier-mask":
-            parent[v] = p
-            v = xp.flatnonzero(mask)
-            mask[v] = False
-        else:
-            parent[v] = p
-        if dep is not None:
-            dep[v] = level + 1
-        t_update = rec.lap()
-        rec.level(q.shape[0], m, lv, v.shape[0], (t_expand, t_search, t_prune, t_update))
-        q = v
+        q = top_down_level(xp, indptr, indices, parent, dep, q, level, n, prune, rec, scratch,
+                           mask)
         level += 1
     return finish_result(be, parent, dep, r, rec)
 
