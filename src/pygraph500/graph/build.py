@@ -54,8 +54,8 @@ def _count(src, dst, n, counts, bounds):
                 bad += 1
                 continue
             if u != v:
-                row[u] += 1
-                row[v] += 1
+                row[np.uint64(u)] += 1  # (checked just above: no wraparound test)
+                row[np.uint64(v)] += 1
     return bad
 
 
@@ -99,11 +99,13 @@ def _scatter(src, dst, counts, bounds, out, new_label):
             if relabel:
                 u = new_label[u]
                 v = new_label[v]
-            if u != v:
-                out[row[u]] = v
-                row[u] += 1
-                out[row[v]] = u
-                row[v] += 1
+            if u != v:  # labels were range-checked: uint64 indices skip the wraparound test
+                uu = np.uint64(u)
+                vv = np.uint64(v)
+                out[np.uint64(row[uu])] = v
+                row[uu] += 1
+                out[np.uint64(row[vv])] = u
+                row[vv] += 1
 
 
 @njit(cache=True)
