@@ -167,9 +167,10 @@ def _phase3(D, P, t0, floor, clamp, pred):
             P[i, j] = P[t0 + bk, j]
 
 
-def run(D, P, algorithm, floor, clamp, pred, b, n):
+def run(D, P, algorithm, floor, clamp, pred, n):
     """Run ``algorithm`` on the device (D, P host arrays in the internal encoding, D's side a
-    multiple of TILE); returns (D, P, products) on the host."""
+    multiple of TILE, ``n`` the vertices before padding); returns (D, P, products) on the
+    host."""
     if D.shape[0] % TILE:
         raise InputError(f"the GPU kernels need a matrix side that is a multiple of {TILE}")
     size = D.shape[0]

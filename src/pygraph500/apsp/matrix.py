@@ -167,7 +167,7 @@ def as_matrix(graph, dtype=None) -> np.ndarray:
 class Encoding:
     """The internal encoding of a matrix of one dtype (see the module docstring)."""
 
-    def __init__(self, dtype, n: int, negative: bool):
+    def __init__(self, dtype, negative: bool):
         self.dtype = np.dtype(dtype)
         self.is_int = self.dtype.kind == "i"
         if self.is_int:

@@ -79,7 +79,7 @@ def estimate_bytes(n: int, dtype, algorithm: str = "blocked", predecessors: bool
     return total
 
 
-def _initial_pred(D: np.ndarray, n: int, big) -> np.ndarray:
+def _initial_pred(D: np.ndarray, big) -> np.ndarray:
     """P[i, j] = i where an edge i -> j exists (i != j), else -1."""
     size = D.shape[0]
     P = np.where(D < big, np.arange(size, dtype=np.int32)[:, None], np.int32(-1))
@@ -93,7 +93,7 @@ def _run(D, P, algorithm, backend, enc, b, pred, n):
     if backend == "gpu":
         from . import gpu
 
-        return gpu.run(D, P, algorithm, enc.floor, enc.clamp, pred, b, n)
+        return gpu.run(D, P, algorithm, enc.floor, enc.clamp, pred, n)
     if algorithm == "floyd-warshall":
         cpu.floyd_warshall(D, P, enc.floor, enc.clamp, pred)
         return D, P, None
@@ -107,20 +107,21 @@ def _run(D, P, algorithm, backend, enc, b, pred, n):
 _WARM: set = set()
 
 
-def _warm_up(algorithm, backend, dtype, pred, negative) -> None:
-    """Compile (or load from numba's cache) the kernels of this combination, untimed."""
-    key = (algorithm, backend, np.dtype(dtype).name, pred, negative)
+def _warm_up(algorithm, backend, enc, pred) -> None:
+    """Compile (or load from numba's cache) the kernels of this combination on an 8 x 8
+    matrix of the same dtype, once per process, so that the timed run is the work alone."""
+    key = (algorithm, backend, enc.dtype.name, pred)
     if key in _WARM:
         return
     _WARM.add(key)
-    W = np.full((8, 8), 0, dtype=dtype)
-    shortest_paths(W, algorithm=algorithm, backend=backend, return_predecessors=pred,
-                   tile=8, _timed=False)
+    b, size = _padded(8, algorithm, 8, backend)
+    D = enc.encode(np.zeros((8, 8), dtype=enc.dtype), size)
+    P = _initial_pred(D, enc.big) if pred else np.full((1, 1), -1, np.int32)
+    _run(D, P, algorithm, backend, enc, b, pred, 8)
 
 
 def shortest_paths(graph, *, algorithm: str = "blocked", backend: str = "cpu", dtype=None,
-                   return_predecessors: bool = False, tile: int | None = None,
-                   _timed: bool = True) -> APSPResult:
+                   return_predecessors: bool = False, tile: int | None = None) -> APSPResult:
     """All-pairs shortest paths of a weighted graph.
 
     ``graph``: a square ndarray (no edge = inf, or the integer dtype's maximum; the diagonal
@@ -148,7 +149,7 @@ def shortest_paths(graph, *, algorithm: str = "blocked", backend: str = "cpu", d
     W = as_matrix(graph, dtype)
     n = W.shape[0]
     negative = bool((W < 0).any())
-    enc = Encoding(W.dtype, n, negative)
+    enc = Encoding(W.dtype, negative)
     enc.check_range(W)
     b, size = _padded(n, algorithm, tile, backend)
     need = estimate_bytes(n, W.dtype, algorithm, return_predecessors, tile, backend)
@@ -159,10 +160,9 @@ def shortest_paths(graph, *, algorithm: str = "blocked", backend: str = "cpu", d
     else:
         require_memory(need, f"{algorithm} on {n} vertices ({W.dtype.name}, "
                              f"{format_bytes(need)})")
-    if _timed:
-        _warm_up(algorithm, backend, W.dtype, return_predecessors, negative)
+    _warm_up(algorithm, backend, enc, return_predecessors)
     D = enc.encode(W, size)
-    P = _initial_pred(D, n, enc.big) if return_predecessors else np.full((1, 1), -1, np.int32)
+    P = _initial_pred(D, enc.big) if return_predecessors else np.full((1, 1), -1, np.int32)
     t0 = time.perf_counter()
     D, P, products = _run(D, P, algorithm, backend, enc, b, return_predecessors, n)
     seconds = time.perf_counter() - t0
@@ -209,10 +209,10 @@ def _negative_cycle(W, bad, P):
     message names a vertex on it, or, should no row give it, the first vertex of ``bad``."""
     n = W.shape[0]
     if P is None:  # the error path: run again, with predecessors
-        enc = Encoding(W.dtype, n, True)
+        enc = Encoding(W.dtype, True)
         b, size = _padded(n, "blocked", cpu.TILE)
         D = enc.encode(W, size)
-        P = _initial_pred(D, n, enc.big)
+        P = _initial_pred(D, enc.big)
         cpu.blocked(D, P, b, enc.floor, enc.clamp, True)
     for i in bad:
         cycle = _cycle_in_row(W, P, int(i))
