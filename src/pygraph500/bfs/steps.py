@@ -320,15 +320,10 @@ def td_serial(indptr, indices, parent, depth, visited, q, s, e, level, m_f, m_u,
                     q[_u(tail)] = v
                     tail += 1
                     scout += indptr[v + _U1] - indptr[v]
-        if nf == rf and m_f == re:  # extend the run of equal levels (inline: a helper
-            rc += 1                 # called per level costs 3x more)
+        if nf == rf and m_f == re:  # extend the run of equal levels (the test is inline:
+            rc += 1                 # a helper called at every level costs 3x more)
         else:
-            if rc > 0:
-                stats[nrow, 0] = rf
-                stats[nrow, 1] = re
-                stats[nrow, 2] = rc
-                dirs[nrow] = TOP_DOWN
-                nrow += 1
+            nrow = _run_end(stats, dirs, nrow, rf, re, rc, TOP_DOWN)
             rf = nf
             re = m_f
             rc = 1
@@ -591,15 +586,10 @@ def tdb_serial(indptr, indices, parent, depth, visited, b0, b1, b2, cur, lo, hi,
                                     depth[v] = d
                                 found += 1
                                 scout += indptr[v + _U1] - indptr[v]
-        if nf == rf and edges == re:  # a run of equal levels (inline, as in td_serial)
+        if nf == rf and edges == re:  # a run of equal levels (test inline, as in td_serial)
             rc += 1
         else:
-            if rc > 0:
-                stats[nrow, 0] = rf
-                stats[nrow, 1] = re
-                stats[nrow, 2] = rc
-                dirs[nrow] = TOP_DOWN
-                nrow += 1
+            nrow = _run_end(stats, dirs, nrow, rf, re, rc, TOP_DOWN)
             rf = nf
             re = edges
             rc = 1
