@@ -27,8 +27,8 @@ from ..dist.validate import count_component_edges_dist, validate_dist
 from ..bfs.types import DIRECTIONS
 from ..errors import InputError
 from ..generator import kronecker
-from .roots import NUM_ROOTS, choose_roots_with
-from .run import BenchmarkResult, RunConfig, SearchRun
+from .roots import choose_roots_with
+from .run import BenchmarkResult, RunConfig, SearchRun, search_labels
 
 __all__ = ["check_distributed", "run_distributed", "default_threads", "estimate_rank_bytes",
            "combine_levels"]
@@ -184,13 +184,7 @@ def run_distributed(config: RunConfig, comm, progress=None) -> BenchmarkResult:
 
     roots = choose_roots_with(n, _has_neighbour(comm, part, graph.degree()), config.seed,
                               config.num_roots)
-    labels = []
-    if config.num_roots != NUM_ROOTS:
-        labels.append(f"{config.num_roots} roots requested (Graph500: {NUM_ROOTS})")
-    if len(roots) < config.num_roots:
-        labels.append(f"only {len(roots)} roots found (reference rule gives up after N tries)")
-    if not config.validate:
-        labels.append("validation skipped (--no-validate): not a valid Graph500 result")
+    labels = search_labels(config, roots)
     if config.backend == "auto":
         labels.append("--backend auto: the distributed engine runs on the CPU")
     cores = os.cpu_count() or 1

@@ -173,6 +173,19 @@ class BenchmarkResult:
         return out
 
 
+def search_labels(config: RunConfig, roots) -> list[str]:
+    """The output's notes on how the searches depart from Graph500's rules, if they do:
+    not 64 roots asked for, fewer found, or no validation (embedded and distributed runs)."""
+    labels = []
+    if config.num_roots != NUM_ROOTS:
+        labels.append(f"{config.num_roots} roots requested (Graph500: {NUM_ROOTS})")
+    if len(roots) < config.num_roots:
+        labels.append(f"only {len(roots)} roots found (reference rule gives up after N tries)")
+    if not config.validate:
+        labels.append("validation skipped (--no-validate): not a valid Graph500 result")
+    return labels
+
+
 def run_benchmark(config: RunConfig, progress=None) -> BenchmarkResult:
     """Run the whole benchmark embedded in this process.
 
@@ -239,12 +252,7 @@ def run_benchmark(config: RunConfig, progress=None) -> BenchmarkResult:
             + (", directed, searched as undirected" if source.directed else "")
             + (", ids relabelled 0..N-1, roots reported in the file's ids" if source.relabelled else "")
             + "): graph_generation is the read time, SCALE = ceil(log2 N), edgefactor = M/N rounded")
-    if config.num_roots != NUM_ROOTS:
-        labels.append(f"{config.num_roots} roots requested (Graph500: {NUM_ROOTS})")
-    if len(roots) < config.num_roots:
-        labels.append(f"only {len(roots)} roots found (reference rule gives up after N tries)")
-    if not config.validate:
-        labels.append("validation skipped (--no-validate): not a valid Graph500 result")
+    labels += search_labels(config, roots)
 
     runs: list[SearchRun] = []
     if len(roots):  # warm-up search, as the reference does
