@@ -16,7 +16,8 @@ from numba import njit
 from ..graph.types import CSRGraph
 from . import steps
 from ._common import check_root
-from .steps import bu_step, finish, log_level, log_room, log_start, mark_root, unvisited_bitmap
+from .steps import (bu_step, end_search, log_level, log_room, log_start, mark_root,
+                    unvisited_bitmap)
 from .types import BOTTOM_UP, BFSResult
 
 __all__ = ["bfs_bottomup"]
@@ -41,8 +42,7 @@ def _search(indptr, indices, root, parent, depth, visited, bm, cand, nthreads, s
         cur = 1 - cur
         nf = found
         level += 1
-    finish(parent, depth, visited, nthreads)
-    return stats, dirs, batches
+    return end_search(parent, depth, visited, nthreads, stats, dirs, batches, state)
 
 
 def bfs_bottomup(graph: CSRGraph, root, *, depth=True, **options) -> BFSResult:

@@ -26,7 +26,7 @@ from ..errors import InputError
 from ..graph.types import CSRGraph
 from . import steps
 from ._common import check_root
-from .steps import (bitmap_to_queue, bu_step, finish, go_bottom_up, log_close, log_level,
+from .steps import (bitmap_to_queue, bu_step, end_search, go_bottom_up, log_close, log_level,
                     log_room, log_start, mark_root, queue_to_bitmap, td_parallel, td_serial,
                     unvisited_bitmap)
 from .types import BOTTOM_UP, TOP_DOWN, BFSResult
@@ -105,10 +105,7 @@ def _search(indptr, indices, root, parent, depth, visited, q, q2, alpha, beta, l
             log_level(stats, dirs, batches, state, this_nf, edges, BOTTOM_UP, 0)
             if back or nf == 0:
                 break
-    stats, dirs, batches = log_room(stats, dirs, batches, state, 4)
-    log_close(batches, state)
-    finish(parent, depth, visited, nthreads)
-    return stats, dirs, batches
+    return end_search(parent, depth, visited, nthreads, stats, dirs, batches, state)
 
 
 def _check_param(name, value):

@@ -69,7 +69,8 @@ from .types import TOP_DOWN, LevelTable
 __all__ = [
     "SERIAL_WORK", "BUF", "TIME_GRAIN", "new_search", "new_log", "log_table", "new_bitmap",
     "new_frontier_bitmaps",
-    "mark_root", "log_start", "log_room", "log_close", "log_level", "finish", "go_bottom_up",
+    "mark_root", "log_start", "log_room", "log_close", "log_level", "finish", "end_search",
+    "go_bottom_up",
     "td_serial", "td_parallel", "tdb_serial", "tdb_parallel", "bu_step",
     "queue_to_bitmap", "unvisited_bitmap", "bitmap_to_queue",
 ]
@@ -250,6 +251,16 @@ def finish(parent, depth, visited, nthreads):
                     parent[base + b] = -1
                     if keep_depth:
                         depth[base + b] = -1
+
+
+@njit(cache=True)
+def end_search(parent, depth, visited, nthreads, stats, dirs, batches, state):
+    """The end of every compiled search: close the level log's last batch and mark the
+    vertices never reached (``finish``). Returns the log's arrays (grown if need be)."""
+    stats, dirs, batches = log_room(stats, dirs, batches, state, 4)
+    log_close(batches, state)
+    finish(parent, depth, visited, nthreads)
+    return stats, dirs, batches
 
 
 @njit(cache=True)

@@ -17,7 +17,7 @@ from numba import njit
 from ..graph.types import CSRGraph
 from . import steps
 from ._common import check_root
-from .steps import (finish, log_close, log_level, log_room, log_start, mark_root, td_parallel,
+from .steps import (end_search, log_close, log_level, log_room, log_start, mark_root, td_parallel,
                     td_serial)
 from .types import TOP_DOWN, BFSResult
 
@@ -53,10 +53,7 @@ def _search(indptr, indices, root, parent, depth, visited, q, q2, limit, bufcap,
         e = found
         m_f = scout
         level += 1
-    stats, dirs, batches = log_room(stats, dirs, batches, state, 4)
-    log_close(batches, state)
-    finish(parent, depth, visited, nthreads)
-    return stats, dirs, batches
+    return end_search(parent, depth, visited, nthreads, stats, dirs, batches, state)
 
 
 def bfs_topdown_queue(graph: CSRGraph, root, *, depth=True, **options) -> BFSResult:
