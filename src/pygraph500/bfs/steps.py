@@ -549,8 +549,9 @@ def tdb_serial(indptr, indices, parent, depth, visited, b0, b1, b2, cur, lo, hi,
         nhi = -1
         nx = 1 - cur
         d = level + 1
-        # the expansion of ``_tdb_expand_atomic`` written out without atomics: a call per level would cost more
-        # than a level of a path (numba counts references to each array argument per call)
+        # the expansion of ``_tdb_expand_atomic`` written out without atomics: a call per
+        # level would cost more than a level of a path (numba counts references to each
+        # array argument per call)
         for w2 in range(top0, top1 + 1):
             x2 = b2[cur, w2]
             if x2 == _ZERO:
