@@ -34,10 +34,9 @@ from pygraph500.benchmark import choose_roots
 from pygraph500.benchmark.stats import teps_summary
 from pygraph500.bfs import ALGORITHMS
 from pygraph500.bfs.array import ARRAY_ALGORITHMS, bfs_direction_optimizing_array
+from pygraph500.bfs.array.steps import PHASES
 from pygraph500.graph.build_array import build_csr_array
 from pygraph500.validate import count_component_edges
-
-PHASES = ("expand", "search", "prune", "update")
 
 
 def _log(msg):
