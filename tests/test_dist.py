@@ -398,8 +398,6 @@ def test_distributed_parameter_checks():
         check_distributed(RunConfig(scale=5, algorithm="bottomup"))
     with pytest.raises(InputError, match="--prune"):
         check_distributed(RunConfig(scale=5, algorithm="topdown-queue", prune="fast"))
-    with pytest.raises(InputError, match="--backend gpu"):
-        check_distributed(RunConfig(scale=5, algorithm="topdown-queue", backend="gpu"))
     with pytest.raises(InputError, match="SCALE"):
         check_distributed(RunConfig(scale=-1, algorithm="topdown-queue"))
     with pytest.raises(ResourceError, match="needs about"):

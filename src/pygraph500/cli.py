@@ -82,7 +82,9 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--backend", choices=["cpu", "gpu", "auto"], default="cpu",
                      help="where kernel 1 and the searches run: cpu (numba; the array "
                           "algorithms on NumPy), gpu (CuPy: " + ", ".join(GPU_ALGORITHMS) + "), "
-                          "auto (the GPU when there is one, else the CPU, and it says so)")
+                          "auto (the GPU when there is one, else the CPU, and it says so); "
+                          "under mpiexec, gpu gives every process the GPU of its node-local "
+                          "rank (algorithms: as for --prune runs)")
     run.add_argument("--distributed", action="store_true",
                      help="use the distributed (1D, MPI) engine even with one process; it is "
                           "chosen automatically when mpiexec starts more than one")

@@ -9,9 +9,15 @@ everywhere) and on CuPy (where a CUDA device is). CuPy is imported here and nowh
   there is one and otherwise the CPU, recording why in ``note``.
 - ``ArrayBackend.to_device`` / ``to_host``; ``synchronize`` before reading a clock (CuPy
   kernels run asynchronously); ``memory()`` the device's (free, total) bytes.
+- ``get_backend("gpu", local_rank=r)``: the GPU of node-local rank r (device r % count),
+  one GPU per MPI process.
+- ``PYGRAPH500_GPU_STANDIN=K`` (tests only; see DESIGN.md, "Verifying GPU code without a
+  GPU"): ``gpu`` is NumPy standing in for K devices, so the device paths (one device per rank,
+  device buffers handed to MPI or staged) run in CI; every output names it as a stand-in.
 """
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 
 import numpy as np
@@ -22,6 +28,7 @@ from .memory import format_bytes, require_memory
 __all__ = ["BACKENDS", "ArrayBackend", "get_backend", "gpu_status"]
 
 BACKENDS = ("cpu", "gpu", "auto")
+GPU_STANDIN = "PYGRAPH500_GPU_STANDIN"
 
 
 def gpu_status():
@@ -41,30 +48,37 @@ def gpu_status():
 
 @dataclass
 class ArrayBackend:
-    """``name`` 'cpu' or 'gpu'; ``xp`` numpy or cupy; ``device`` a one-line description;
-    ``note``: why ``auto`` chose what it chose (empty otherwise)."""
+    """``name`` 'cpu' or 'gpu'; ``xp`` numpy or cupy (numpy also for the GPU stand-in);
+    ``device`` a one-line description; ``note``: why ``auto`` chose what it chose (empty
+    otherwise); ``device_id``: the GPU's index on its node (None on the CPU)."""
     name: str
     xp: object
     device: str
     note: str = ""
+    device_id: int | None = None
 
     @property
     def is_gpu(self) -> bool:
         return self.name == "gpu"
 
+    @property
+    def on_device(self) -> bool:
+        """Whether arrays live in device memory (CuPy), not host memory (NumPy)."""
+        return self.xp is not np
+
     def to_device(self, a, dtype=None):
         return self.xp.asarray(a, dtype=dtype)
 
     def to_host(self, a) -> np.ndarray:
-        return self.xp.asnumpy(a) if self.is_gpu else np.asarray(a)
+        return a.get() if self.on_device else np.asarray(a)
 
     def synchronize(self) -> None:
-        if self.is_gpu:
+        if self.on_device:
             self.xp.cuda.Device().synchronize()
 
     def memory(self) -> tuple[int, int] | None:
         """(free, total) bytes of the device; None on the CPU."""
-        if not self.is_gpu:
+        if not self.on_device:
             return None
         free, total = self.xp.cuda.runtime.memGetInfo()
         return int(free), int(total)
@@ -80,26 +94,44 @@ class ArrayBackend:
                                 f"{format_bytes(mem[0])} of {format_bytes(mem[1])} is free")
 
 
-def _gpu_backend(cupy) -> ArrayBackend:
+def _gpu_backend(cupy, local_rank: int | None) -> ArrayBackend:
+    if local_rank is not None:
+        cupy.cuda.Device(local_rank % cupy.cuda.runtime.getDeviceCount()).use()
     dev = cupy.cuda.Device()
     props = cupy.cuda.runtime.getDeviceProperties(dev.id)
     name = props["name"].decode() if isinstance(props["name"], bytes) else props["name"]
     free, total = cupy.cuda.runtime.memGetInfo()
     desc = (f"GPU {dev.id}: {name}, {format_bytes(total)} ({format_bytes(free)} free), "
             f"CuPy {cupy.__version__}, CUDA runtime {cupy.cuda.runtime.runtimeGetVersion()}")
-    return ArrayBackend("gpu", cupy, desc)
+    return ArrayBackend("gpu", cupy, desc, device_id=dev.id)
 
 
-def get_backend(name: str = "cpu") -> ArrayBackend:
-    """The backend called ``name`` (see the module docstring)."""
+def _standin_backend(value: str, local_rank: int | None) -> ArrayBackend:
+    try:
+        count = int(value)
+        assert count > 0
+    except (ValueError, AssertionError):
+        raise InputError(f"{GPU_STANDIN} must be a number of stand-in devices (> 0), got "
+                         f"{value!r}") from None
+    dev = (local_rank or 0) % count
+    return ArrayBackend("gpu", np, f"NumPy standing in for GPU {dev} of {count} "
+                                   f"({GPU_STANDIN}; no device is used)", device_id=dev)
+
+
+def get_backend(name: str = "cpu", local_rank: int | None = None) -> ArrayBackend:
+    """The backend called ``name`` (see the module docstring); ``local_rank``: the process's
+    rank on its node, which picks its GPU."""
     if name not in BACKENDS:
         raise InputError(f"--backend must be one of {', '.join(BACKENDS)}, got {name!r}")
     cpu = f"CPU (compiled kernels: numba; array algorithms: NumPy {np.__version__})"
     if name == "cpu":
         return ArrayBackend("cpu", np, cpu)
+    standin = os.environ.get(GPU_STANDIN)
+    if standin:
+        return _standin_backend(standin, local_rank)
     cupy, status = gpu_status()
     if cupy is not None:
-        return _gpu_backend(cupy)
+        return _gpu_backend(cupy, local_rank)
     if name == "gpu":
         raise InputError(f"--backend gpu: {status}; use --backend cpu (or auto)")
     return ArrayBackend("cpu", np, cpu, note=f"--backend auto chose the CPU: {status}")

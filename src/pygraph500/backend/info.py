@@ -5,12 +5,38 @@ import os
 import platform
 
 
+def mpi_cuda_support() -> int | None:
+    """MPIX_Query_cuda_support() of the loaded MPI library (1: device buffers may be handed
+    to it), or None where it has no such query (or no MPI is loaded)."""
+    import ctypes
+
+    candidates = [None]  # the process's global symbols first
+    try:
+        with open("/proc/self/maps") as maps:
+            candidates += sorted({line.split()[-1] for line in maps
+                                  if "libmpi" in line.rsplit("/", 1)[-1]})
+    except OSError:
+        pass
+    for path in candidates:
+        try:
+            query = ctypes.CDLL(path).MPIX_Query_cuda_support
+        except (OSError, AttributeError):
+            continue
+        query.restype = ctypes.c_int
+        query.argtypes = []
+        return int(query())
+    return None
+
+
 def _mpi() -> str:
     try:
         from mpi4py import MPI  # noqa: PLC0415
     except Exception as exc:  # ImportError, or a broken MPI library
         return f"not usable ({type(exc).__name__}: install the 'mpi' extra)"
-    return f"mpi4py {__import__('mpi4py').__version__}, {MPI.Get_library_version().splitlines()[0]}"
+    cuda = {None: "unknown (no MPIX_Query_cuda_support)", 0: "no", 1: "yes"}.get(
+        mpi_cuda_support(), "yes")
+    return (f"mpi4py {__import__('mpi4py').__version__}, "
+            f"{MPI.Get_library_version().splitlines()[0]}; CUDA-aware: {cuda}")
 
 
 def _gpu() -> str:

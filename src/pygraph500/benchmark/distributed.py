@@ -10,6 +10,11 @@ The run's result is a ``BenchmarkResult`` like the embedded one (the same offici
 ``num_mpi_processes: P``); each search's ``levels`` hold the sums over the ranks in the
 embedded fields (frontier, edges_examined, discovered, time) plus the distributed ones of
 ``dist.LEVEL_FIELDS`` and, under ``per_rank``, every rank's values.
+
+With ``--backend gpu`` every rank runs its searches on the GPU of its node-local rank
+(``dist.array_bfs``; kernel 1 runs on the CPU and its CSR is copied to the device inside the
+timed construction), exchanging device arrays directly or staged through host memory
+(``dist.device``); ``auto`` does so when every rank has a GPU.
 """
 from __future__ import annotations
 
@@ -19,10 +24,13 @@ import time
 
 import numpy as np
 
+from ..backend.arrays import ArrayBackend, get_backend
 from ..backend.memory import BASELINE_BYTES, require_memory
 from ..backend.threads import set_threads
 from ..dist import (DEFAULT_DIST_ALGORITHM, DEFAULT_PRUNE, DIST_ALGORITHMS, LEVEL_FIELDS,
                     DistSearcher, Partition1D, build_dist, generate_local, vertex_dtype)
+from ..dist.array_bfs import DistArraySearcher, device_graph, estimate_device_bytes
+from ..dist.device import DeviceExchange
 from ..dist.validate import count_component_edges_dist, validate_dist
 from ..bfs.types import DIRECTIONS
 from ..errors import InputError
@@ -50,13 +58,9 @@ def _maybe_fail(comm, phase: str) -> None:
 
 def check_distributed(config: RunConfig, comm=None) -> None:
     """InputError for what the distributed engine does not do, and (given ``comm``)
-    ResourceError when this node cannot hold its processes' share (checked on every rank,
-    before any work)."""
-    if config.backend == "gpu":
-        raise InputError("--backend gpu is not supported by the distributed engine yet (one GPU "
-                         "per process is not built): its processes run on the CPU; use "
-                         "--backend cpu, or --backend gpu without mpiexec")
-    config.check()
+    ResourceError when this node cannot hold its processes' share, or a rank's GPU its part
+    (checked on every rank, before any work)."""
+    config.check(distributed=True)
     if config.algorithm not in DIST_ALGORITHMS:
         raise InputError(f"the distributed engine runs {' or '.join(DIST_ALGORITHMS)} (default "
                          f"{DEFAULT_DIST_ALGORITHM}); got "
@@ -68,10 +72,28 @@ def check_distributed(config: RunConfig, comm=None) -> None:
     if config.sort_vertices is not None:
         raise InputError("--sort-vertices is not supported by the distributed engine")
     if comm is not None:
-        need = estimate_rank_bytes(1 << config.scale, config.edgefactor << config.scale, comm.size)
-        require_memory(need * comm.local_size,
-                       f"SCALE {config.scale}, edgefactor {config.edgefactor} on {comm.size} "
-                       f"processes ({comm.local_size} on this node)")
+        n, m = 1 << config.scale, config.edgefactor << config.scale
+        what = f"SCALE {config.scale}, edgefactor {config.edgefactor} on {comm.size} processes"
+        require_memory(estimate_rank_bytes(n, m, comm.size) * comm.local_size,
+                       f"{what} ({comm.local_size} on this node)")
+        backend = rank_backend(config, comm)
+        if backend.is_gpu:
+            DeviceExchange(comm, backend)  # a bad PYGRAPH500_CUDA_AWARE is an InputError
+            part = Partition1D(n, comm.size, comm.rank)
+            backend.require(estimate_device_bytes(part, -(-2 * m // comm.size),
+                                                  config.prune or DEFAULT_PRUNE),
+                            f"{what}, rank {comm.rank}'s part")
+
+
+def rank_backend(config: RunConfig, comm) -> ArrayBackend:
+    """Where this rank searches: the CPU, or (``gpu``; ``auto`` when every rank has one) the
+    GPU of its node-local rank (collective)."""
+    if config.backend == "cpu":
+        return get_backend("cpu")
+    backend = get_backend(config.backend, local_rank=comm.local_rank)
+    if config.backend == "auto" and not comm.allreduce(int(backend.is_gpu), "min"):
+        return get_backend("cpu")
+    return backend
 
 
 def default_threads(comm) -> int:
@@ -145,14 +167,38 @@ def _has_neighbour(comm, part: Partition1D, degree: np.ndarray):
     return lookup
 
 
-def _warm_up(comm, config: RunConfig, prune: str) -> None:
+class _Engine:
+    """The run's searcher kind: compiled on the CPU (``dist.bfs``) or arrays on each rank's
+    device (``dist.array_bfs``), with the graph where that searcher wants it."""
+
+    def __init__(self, comm, backend: ArrayBackend, prune: str, algorithm: str):
+        self.comm, self.backend, self.prune, self.algorithm = comm, backend, prune, algorithm
+        self.exchange = DeviceExchange(comm, backend) if backend.is_gpu else None
+
+    def build(self, edges):
+        """Kernel 1, and the CSR's copy to the device."""
+        graph = build_dist(self.comm, edges,
+                           compact_columns=self.prune == "bitmap" and self.exchange is None)
+        if self.exchange is not None:
+            graph = device_graph(graph, self.backend)
+            self.backend.synchronize()
+        return graph
+
+    def searcher(self, graph):
+        if self.exchange is None:
+            return DistSearcher(self.comm, graph, self.prune, self.algorithm)
+        return DistArraySearcher(self.comm, graph, self.backend, self.exchange, self.prune,
+                                 self.algorithm)
+
+
+def _warm_up(comm, config: RunConfig, engine: _Engine) -> None:
     """Load (or compile) every kernel of the run on a tiny graph, collectively."""
     tiny = generate_local(comm, 4, 1, config.seed)
-    graph = build_dist(comm, tiny, compact_columns=prune == "bitmap")
+    graph = engine.build(tiny)
     root = int(kronecker(4, 1, config.seed, start=0, end=1).src[0])
-    result = DistSearcher(comm, graph, prune, config.algorithm).search(root)
-    validate_dist(comm, graph.part, tiny, result.parent, root)
-    count_component_edges_dist(comm, graph.part, tiny, result.parent)
+    parent = engine.backend.to_host(engine.searcher(graph).search(root).parent)
+    validate_dist(comm, graph.part, tiny, parent, root)
+    count_component_edges_dist(comm, graph.part, tiny, parent)
 
 
 def run_distributed(config: RunConfig, comm, progress=None) -> BenchmarkResult:
@@ -165,9 +211,11 @@ def run_distributed(config: RunConfig, comm, progress=None) -> BenchmarkResult:
     n = 1 << config.scale
     m = config.edgefactor << config.scale
     need = estimate_rank_bytes(n, m, comm.size)
+    backend = rank_backend(config, comm)
+    engine = _Engine(comm, backend, prune, config.algorithm)
 
     t0 = time.perf_counter()
-    _warm_up(comm, config, prune)
+    _warm_up(comm, config, engine)
     warmup_time = float(comm.allreduce(time.perf_counter() - t0, "max"))
 
     report("generation", 0, 1)
@@ -177,23 +225,27 @@ def run_distributed(config: RunConfig, comm, progress=None) -> BenchmarkResult:
     report("generation", 1, 1)
     report("construction", 0, 1)
     _maybe_fail(comm, "construction")
-    graph, construction_time = _timed(comm, build_dist, comm, edges,
-                                      compact_columns=prune == "bitmap")
+    graph, construction_time = _timed(comm, engine.build, edges)
     report("construction", 1, 1)
     part = graph.part
 
-    roots = choose_roots_with(n, _has_neighbour(comm, part, graph.degree()), config.seed,
+    degree = backend.to_host(graph.indptr[1:] - graph.indptr[:-1])
+    roots = choose_roots_with(n, _has_neighbour(comm, part, degree), config.seed,
                               config.num_roots)
     labels = search_labels(config, roots)
-    if config.backend == "auto":
-        labels.append("--backend auto: the distributed engine runs on the CPU")
+    if engine.exchange is not None:
+        labels.append(f"one GPU per process (rank 0: {backend.device}); messages: "
+                      f"{engine.exchange.describe()}")
+    elif config.backend == "auto":
+        labels.append("--backend auto: not every process has a GPU; the processes run on the "
+                      "CPU")
     cores = os.cpu_count() or 1
     if comm.local_size * threads > cores:
         labels.append(f"{comm.local_size} processes x {threads} thread{'s' if threads > 1 else ''} "
                       f"on {cores} cores of this node: oversubscribed, times are not those of "
                       f"dedicated cores")
 
-    searcher = DistSearcher(comm, graph, prune, config.algorithm)
+    searcher = engine.searcher(graph)
     runs: list[SearchRun] = []
     if len(roots):  # warm-up search, as the reference does
         searcher.search(int(roots[0]))
@@ -202,13 +254,14 @@ def run_distributed(config: RunConfig, comm, progress=None) -> BenchmarkResult:
         _maybe_fail(comm, "search")
         result, elapsed = _timed(comm, searcher.search, root)
         levels = combine_levels(comm.allgather(result.levels))
+        parent = backend.to_host(result.parent)
         if config.validate:
             _maybe_fail(comm, "validation")
-            verdict, vtime = _timed(comm, validate_dist, comm, part, edges, result.parent, root)
+            verdict, vtime = _timed(comm, validate_dist, comm, part, edges, parent, root)
             run = SearchRun(root, elapsed, verdict.nedge, verdict.valid, vtime, verdict.rule,
                             verdict.message, levels)
         else:
-            nedge = count_component_edges_dist(comm, part, edges, result.parent)
+            nedge = count_component_edges_dist(comm, part, edges, parent)
             run = SearchRun(root, elapsed, nedge, None, -1.0, levels=levels)
         runs.append(run)
         if run.valid is False:
@@ -218,6 +271,7 @@ def run_distributed(config: RunConfig, comm, progress=None) -> BenchmarkResult:
     per_rank = comm.allgather({
         "local_vertices": part.num_local, "local_entries": graph.num_entries,
         "edge_tuples": len(edges), "threads": threads, "node_rank": comm.local_rank,
+        "device_id": backend.device_id,
     })
     info = {
         "algorithm": config.algorithm,
@@ -229,7 +283,8 @@ def run_distributed(config: RunConfig, comm, progress=None) -> BenchmarkResult:
         "mpi_library": comm.library,
         "threads_per_rank": threads,
         "processes_on_node_0": comm.local_size,
-        "device": "cpu",
+        "device": backend.device,
+        "device_exchange": None if engine.exchange is None else engine.exchange.describe(),
         "message_vertex_bytes": int(np.dtype(vertex_dtype(n)).itemsize),
         "memory_estimate_per_rank": int(need),
         "per_rank": {k: [r[k] for r in per_rank] for k in per_rank[0]},

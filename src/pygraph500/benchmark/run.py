@@ -55,8 +55,9 @@ class RunConfig:
     prune: str | None = None          # distributed engine: dist.PRUNE_MODES (None: its default)
     backend: str = "cpu"              # backend.arrays.BACKENDS: where kernel 1 and the BFS run
 
-    def check(self) -> None:
-        """InputError for anything out of range, before any work is done."""
+    def check(self, distributed: bool = False) -> None:
+        """InputError for anything out of range, before any work is done (``distributed``:
+        the distributed engine checks its own algorithms, on either backend)."""
         if self.input is None:
             check_scale(self.scale, self.edgefactor)
         self.seed = check_seed(self.seed)
@@ -70,7 +71,7 @@ class RunConfig:
             raise InputError(f"--backend must be one of {', '.join(BACKENDS)}; got "
                              f"{self.backend!r}")
         if self.backend == "gpu":
-            if self.algorithm not in GPU_ALGORITHMS:
+            if self.algorithm not in GPU_ALGORITHMS and not distributed:
                 raise InputError(f"--algorithm {self.algorithm} runs on the CPU only; with "
                                  f"--backend gpu: {', '.join(GPU_ALGORITHMS)}")
             if self.sort_vertices:

@@ -391,7 +391,77 @@ class DistBFSResult:
         return len(self.levels.get("queue", ()))
 
 
-class DistSearcher:
+def check_modes(graph: DistGraph, prune: str, algorithm: str) -> None:
+    """InputError for a pruning mode or algorithm the distributed engine does not have."""
+    if prune not in PRUNE_MODES:
+        raise InputError(f"--prune must be one of {', '.join(PRUNE_MODES)}; got {prune!r}")
+    if algorithm not in DIST_ALGORITHMS:
+        raise InputError(f"the distributed engine runs {' or '.join(DIST_ALGORITHMS)}; got "
+                         f"{algorithm!r}")
+    if prune == "bitmap" and graph.column is None:
+        raise InputError("--prune bitmap needs the graph built with compact columns "
+                         "(build_dist(..., compact_columns=True))")
+
+
+class LevelLoop:
+    """The level loop of every distributed searcher (compiled here, array in
+    ``dist.array_bfs``): top-down or bottom-up levels by Beamer's switch, the termination
+    allreduce and the per-level statistics. A searcher provides ``_start(root)`` -> (parent,
+    queue length, root degree on this rank), ``_top_down_level`` and ``_bottom_up_level``
+    (parent, qlen) -> (LEVEL_FIELDS row, vertices found, their degree sum), and
+    ``_queue_to_frontier(qlen)`` / ``_frontier_to_queue()`` -> qlen for the switches."""
+
+    comm = None
+    graph: DistGraph
+    hybrid: bool
+    num_entries: int  # adjacency entries over all ranks (direction-optimizing only)
+
+    def search(self, root: int) -> DistBFSResult:
+        """One BFS from global vertex ``root`` (collective: every rank calls it)."""
+        comm, n = self.comm, self.graph.num_vertices
+        root = int(root)
+        if not 0 <= root < n:
+            raise InputError(f"BFS root {root} is not a vertex: the graph has {n} vertices")
+        parent, qlen, root_degree = self._start(root)
+        stats = {k: [] for k in LEVEL_FIELDS}
+        # global frontier size, its edges, the unvisited vertices' edges (Beamer's n_f, m_f, m_u)
+        nf, prev_nf = 1, 0
+        if self.hybrid:
+            m_f = int(comm.allreduce(root_degree))
+            m_u = self.num_entries - m_f
+        bottom_up = False
+        while nf > 0:
+            if self.hybrid and not bottom_up and go_bottom_up(nf, prev_nf, m_f, m_u, ALPHA):
+                bottom_up = True
+                self._queue_to_frontier(qlen)
+            if bottom_up:
+                row, found, degsum = self._bottom_up_level(parent, qlen)
+            else:
+                row, found, degsum = self._top_down_level(parent, qlen)
+            t0 = time.perf_counter()
+            news = comm.allreduce(np.array([found, degsum], dtype=np.int64))
+            t1 = time.perf_counter()
+            row[-2] += t1 - t0   # comm_time
+            row[-1] += t1 - t0   # time
+            for name, value in zip(LEVEL_FIELDS, row):
+                stats[name].append(value)
+            prev_nf, nf = nf, int(news[0])
+            if self.hybrid:
+                m_f = int(news[1])
+                m_u -= m_f
+            qlen = found
+            if bottom_up:
+                back = nf > 0 and nf <= n / BETA and (
+                    nf < prev_nf or not (m_u > 0 and m_f * ALPHA > m_u))
+                if back or nf == 0:
+                    bottom_up = False
+                    qlen = self._frontier_to_queue()
+        levels = {k: np.array(v, dtype=np.int64 if k in _INT_FIELDS else np.float64)
+                  for k, v in stats.items()}
+        return DistBFSResult(parent, root, levels)
+
+
+class DistSearcher(LevelLoop):
     """Distributed searches of one DistGraph with one algorithm and pruning mode. Buffers
     (NLF, sort scratch, messages, queues) are kept from search to search: fresh memory is slow
     on virtual machines, and a level's arrays can be as large as the rank's adjacency.
@@ -405,14 +475,7 @@ class DistSearcher:
 
     def __init__(self, comm, graph: DistGraph, prune: str = DEFAULT_PRUNE,
                  algorithm: str = DEFAULT_DIST_ALGORITHM):
-        if prune not in PRUNE_MODES:
-            raise InputError(f"--prune must be one of {', '.join(PRUNE_MODES)}; got {prune!r}")
-        if algorithm not in DIST_ALGORITHMS:
-            raise InputError(f"the distributed engine runs {' or '.join(DIST_ALGORITHMS)}; got "
-                             f"{algorithm!r}")
-        if prune == "bitmap" and graph.column is None:
-            raise InputError("--prune bitmap needs the graph built with compact columns "
-                             "(build_dist(..., compact_columns=True))")
+        check_modes(graph, prune, algorithm)
         self.comm = comm
         self.graph = graph
         self.prune = prune
@@ -454,70 +517,26 @@ class DistSearcher:
             self._bufs[name] = b
         return b
 
-    def search(self, root: int) -> DistBFSResult:
-        """One BFS from global vertex ``root`` (collective: every rank calls it)."""
-        comm, g = self.comm, self.graph
-        n = g.num_vertices
-        root = int(root)
-        if not 0 <= root < n:
-            raise InputError(f"BFS root {root} is not a vertex: the graph has {n} vertices")
-        size, rank = self.size, self.rank
-        nthreads = numba.get_num_threads()
+    def _start(self, root: int):
+        g = self.graph
         parent = np.full(g.num_local, -1, dtype=np.int64)
-        visited = self.visited
-        visited[:] = 0
+        self.visited[:] = 0
         if self.prune == "bitmap":
             self.seen[:] = 0
-        q = self.queue
-        qlen = 0
-        root_degree = 0
-        if root % size == rank:
-            loc = root // size
-            parent[loc] = root
-            visited[loc >> 6] |= _ONE << np.uint64(loc & 63)
-            q[0] = loc
-            qlen = 1
-            root_degree = int(g.indptr[loc + 1] - g.indptr[loc])
-        stats = {k: [] for k in LEVEL_FIELDS}
-        # global frontier size, its edges, the unvisited vertices' edges (Beamer's n_f, m_f, m_u)
-        nf, prev_nf = 1, 0
-        if self.hybrid:
-            m_f = int(comm.allreduce(root_degree))
-            m_u = self.num_entries - m_f
-        bottom_up = False
-        while nf > 0:
-            if self.hybrid and not bottom_up and go_bottom_up(nf, prev_nf, m_f, m_u, ALPHA):
-                bottom_up = True
-                front = self._buf("front", self.words, np.uint64)[:self.words]
-                _queue_to_bits(self.queue, np.int64(qlen), front)
-            if bottom_up:
-                row, found, degsum = self._bottom_up_level(parent, qlen)
-            else:
-                row, found, degsum = self._top_down_level(parent, qlen)
-            t0 = time.perf_counter()
-            news = comm.allreduce(np.array([found, degsum], dtype=np.int64))
-            t1 = time.perf_counter()
-            row[-2] += t1 - t0   # comm_time
-            row[-1] += t1 - t0   # time
-            for name, value in zip(LEVEL_FIELDS, row):
-                stats[name].append(value)
-            prev_nf, nf = nf, int(news[0])
-            if self.hybrid:
-                m_f = int(news[1])
-                m_u -= m_f
-            if bottom_up:
-                back = nf > 0 and nf <= n / BETA and (
-                    nf < prev_nf or not (m_u > 0 and m_f * ALPHA > m_u))
-                if back or nf == 0:
-                    bottom_up = False
-                    qlen = int(_bits_to_queue(self._bufs["front"][:self.words], self.queue))
-                else:
-                    qlen = found
-            else:
-                qlen = found
-        levels = {k: np.array(v, dtype=np.int64 if k in _INT_FIELDS else np.float64)
-                  for k, v in stats.items()}
-        return DistBFSResult(parent, root, levels)
+        if root % self.size != self.rank:
+            return parent, 0, 0
+        loc = root // self.size
+        parent[loc] = root
+        self.visited[loc >> 6] |= _ONE << np.uint64(loc & 63)
+        self.queue[0] = loc
+        return parent, 1, int(g.indptr[loc + 1] - g.indptr[loc])
+
+    def _queue_to_frontier(self, qlen: int) -> None:
+        front = self._buf("front", self.words, np.uint64)[:self.words]
+        _queue_to_bits(self.queue, np.int64(qlen), front)
+
+    def _frontier_to_queue(self) -> int:
+        return int(_bits_to_queue(self._bufs["front"][:self.words], self.queue))
 
     def _top_down_level(self, parent, qlen):
         """Algorithm 4's level: expand, prune, exchange, filter. The next queue replaces the

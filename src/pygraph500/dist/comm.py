@@ -74,7 +74,9 @@ def launched_size() -> int | None:
 
 class Comm:
     """The communicator contract. Arrays are numpy arrays, C-contiguous; a 2-D array is a
-    sequence of rows (counts are in rows)."""
+    sequence of rows (counts are in rows). ``alltoallv`` and ``allgather`` also take device
+    arrays (CuPy): what they return is allocated where the input lives, and MPIComm hands
+    the device buffers to MPI (only right when the MPI is CUDA-aware: see dist/device.py)."""
 
     rank: int = 0
     size: int = 1
@@ -136,12 +138,21 @@ def _displs(displs, counts: np.ndarray) -> np.ndarray:
     return d
 
 
-def _recv_buffer(out, rows: int, like: np.ndarray) -> np.ndarray:
+def _array_module(a):
+    """numpy, or the module of a device array (cupy, already imported by its owner)."""
+    return np if isinstance(a, np.ndarray) else sys.modules[type(a).__module__.partition(".")[0]]
+
+
+def _is_array(obj) -> bool:
+    return isinstance(obj, np.ndarray) or hasattr(obj, "__cuda_array_interface__")
+
+
+def _recv_buffer(out, rows: int, like) -> np.ndarray:
     shape = (rows,) + like.shape[1:]
     if (out is not None and out.dtype == like.dtype and out.shape[1:] == like.shape[1:]
             and out.shape[0] >= rows):
         return out[:rows]
-    return np.empty(shape, dtype=like.dtype)
+    return _array_module(like).empty(shape, dtype=like.dtype)
 
 
 class SerialComm(Comm):
@@ -159,7 +170,7 @@ class SerialComm(Comm):
         return recv, c.copy()
 
     def allgather(self, obj):
-        return obj[None].copy() if isinstance(obj, np.ndarray) else [obj]
+        return obj[None].copy() if _is_array(obj) else [obj]
 
     def allgatherv(self, array):
         a = np.ascontiguousarray(array)
@@ -199,7 +210,7 @@ class MPIComm(Comm):
         self._ops = {"sum": MPI.SUM, "max": MPI.MAX, "min": MPI.MIN}
 
     def alltoallv(self, send, sendcounts, out=None, displs=None):
-        send = np.ascontiguousarray(send)
+        send = _array_module(send).ascontiguousarray(send)
         sc = _counts(sendcounts, self.size)
         rc = np.empty(self.size, dtype=np.int64)
         self._comm.Alltoall(sc, rc)
@@ -212,9 +223,10 @@ class MPIComm(Comm):
         return recv, rc
 
     def allgather(self, obj):
-        if isinstance(obj, np.ndarray):
-            a = np.ascontiguousarray(obj)
-            out = np.empty((self.size,) + a.shape, dtype=a.dtype)
+        if _is_array(obj):
+            xp = _array_module(obj)
+            a = xp.ascontiguousarray(obj)
+            out = xp.empty((self.size,) + a.shape, dtype=a.dtype)
             self._comm.Allgather(a, out)
             return out
         return self._comm.allgather(obj)
@@ -312,7 +324,8 @@ class ThreadComm(Comm):
             self._sh.barrier.wait()
 
     def alltoallv(self, send, sendcounts, out=None, displs=None):
-        send = np.ascontiguousarray(send)
+        xp = _array_module(send)
+        send = xp.ascontiguousarray(send)
         sc = _counts(sendcounts, self.size)
         me = self.rank
 
@@ -321,14 +334,14 @@ class ThreadComm(Comm):
             rc = np.array([p.shape[0] for p in parts], dtype=np.int64)
             recv = _recv_buffer(out, int(rc.sum()), send)
             if recv.shape[0]:
-                np.concatenate(parts, out=recv)
+                xp.concatenate(parts, out=recv)
             return recv, rc
 
         return self._exchange((send, _displs(displs, sc), sc), receive)
 
     def allgather(self, obj):
-        if isinstance(obj, np.ndarray):
-            return self._exchange(obj, np.stack)
+        if _is_array(obj):
+            return self._exchange(obj, _array_module(obj).stack)
         return self._exchange(obj)
 
     def allgatherv(self, array):

@@ -1,0 +1,147 @@
+"""The distributed engine with one device per rank (issue 5 item 7), NumPy standing in for the
+devices: the array searcher's trees are valid for every P, pruning mode, algorithm and
+exchange (direct or staged), and its per-level counts equal the compiled engine's (the same
+levels, frontiers, pruned and sent entries); each rank takes the device of its node-local
+rank; the exchange is chosen from the MPI's CUDA support and says so."""
+import numpy as np
+import pytest
+
+from pygraph500 import validate
+from pygraph500.backend.arrays import GPU_STANDIN, get_backend
+from pygraph500.benchmark import RunConfig
+from pygraph500.benchmark.distributed import check_distributed, run_distributed
+from pygraph500.dist import (DIST_ALGORITHMS, PRUNE_MODES, DistSearcher, SerialComm, ThreadComm,
+                             build_dist, generate_local)
+from pygraph500.dist.array_bfs import DistArraySearcher, device_graph, estimate_device_bytes
+from pygraph500.dist.device import CUDA_AWARE, DeviceExchange, cuda_aware
+from pygraph500.errors import InputError, ResourceError
+
+from test_dist import SCALE, SIZES, gather_parent, graph  # noqa: F401 - the fixture
+
+INT_FIELDS = ("queue", "nlf", "nlf_pruned", "local", "sent", "sent_bytes", "received",
+              "received_bytes", "enqueued_local", "enqueued_received")
+
+
+@pytest.fixture(autouse=True)
+def _no_outside_settings(monkeypatch):
+    monkeypatch.delenv(GPU_STANDIN, raising=False)
+    monkeypatch.delenv(CUDA_AWARE, raising=False)
+
+
+def _both(comm, roots, prune, algorithm, direct):
+    """Every root searched by the array engine and by the compiled one."""
+    edges = generate_local(comm, SCALE)
+    host = build_dist(comm, edges, compact_columns=prune == "bitmap")
+    be = get_backend("cpu")
+    arr = DistArraySearcher(comm, device_graph(host, be), be, DeviceExchange(comm, be, direct),
+                            prune, algorithm)
+    ref = DistSearcher(comm, host, prune, algorithm)
+    out = []
+    for root in roots.tolist():
+        a, r = arr.search(root), ref.search(root)
+        out.append((gather_parent(comm, host.part, be.to_host(a.parent)), a.levels, r.levels))
+    return out
+
+
+@pytest.mark.parametrize("direct", [True, False], ids=["direct", "staged"])
+@pytest.mark.parametrize("algorithm", DIST_ALGORITHMS)
+@pytest.mark.parametrize("prune", PRUNE_MODES)
+@pytest.mark.parametrize("size", SIZES)
+def test_array_engine_trees_valid_and_counts_equal_the_compiled_engine(size, prune, algorithm,
+                                                                      direct, graph):
+    edges, _, roots = graph
+    runs = ThreadComm.run(size, _both, roots, prune, algorithm, direct)
+    for per_root in runs:
+        for root, (parent, arr, ref) in zip(roots.tolist(), per_root):
+            assert validate(edges, parent, root).valid
+            assert arr["direction"].tolist() == ref["direction"].tolist()
+            assert arr["queue"].tolist() == ref["queue"].tolist()
+            top = arr["direction"] == 0  # bottom-up levels examine lists differently
+            # bitmap: the array engine also keeps one copy of each own vertex (a claim over
+            # all entries), the compiled one only of each remote vertex
+            for f in INT_FIELDS if prune != "bitmap" else set(INT_FIELDS) - {"nlf_pruned",
+                                                                              "local"}:
+                np.testing.assert_array_equal(arr[f][top], ref[f][top], err_msg=f)
+    for i in range(len(roots)):  # what is sent is received
+        assert (sum(pr[i][1]["sent"].sum() for pr in runs)
+                == sum(pr[i][1]["received"].sum() for pr in runs))
+
+
+def test_bitmap_never_sends_a_vertex_twice(graph):
+    _, _, roots = graph
+    sent = {}
+    for prune in PRUNE_MODES:
+        runs = ThreadComm.run(4, _both, roots, prune, "topdown-queue", True)
+        sent[prune] = sum(lv["sent"].sum() for pr in runs for _, lv, _ in pr)
+    assert sent["bitmap"] <= sent["sort-unique"] < sent["none"] / 2
+
+
+def test_each_rank_takes_the_device_of_its_node_local_rank(monkeypatch):
+    monkeypatch.setenv(GPU_STANDIN, "2")
+    ids = ThreadComm.run(3, lambda comm: get_backend("gpu", local_rank=comm.local_rank).device_id)
+    assert ids == [0, 1, 0]
+    be = get_backend("gpu", local_rank=5)
+    assert be.is_gpu and not be.on_device and "standing in for GPU 1 of 2" in be.device
+    monkeypatch.setenv(GPU_STANDIN, "many")
+    with pytest.raises(InputError, match=GPU_STANDIN):
+        get_backend("gpu")
+
+
+def test_exchange_mode_is_chosen_and_described(monkeypatch):
+    comm = SerialComm()
+    be = get_backend("cpu")
+    aware, why = cuda_aware(comm)
+    assert aware and "one process" in why
+    monkeypatch.setenv(CUDA_AWARE, "0")
+    ex = DeviceExchange(comm, be)
+    assert not ex.direct and ex.describe().startswith("staged through host memory")
+    monkeypatch.setenv(CUDA_AWARE, "1")
+    assert DeviceExchange(comm, be).describe().startswith("device buffers handed to MPI")
+    monkeypatch.setenv(CUDA_AWARE, "yes")
+    with pytest.raises(InputError, match=CUDA_AWARE):
+        cuda_aware(comm)
+
+
+def _run(comm, config):
+    return run_distributed(config, comm)
+
+
+@pytest.mark.parametrize("cuda_aware_mpi", ["0", "1"])
+def test_run_distributed_on_stand_in_devices(cuda_aware_mpi, graph, monkeypatch):
+    monkeypatch.setenv(GPU_STANDIN, "2")
+    monkeypatch.setenv(CUDA_AWARE, cuda_aware_mpi)
+    config = RunConfig(scale=SCALE, num_roots=4, algorithm="direction-optimizing", threads=1,
+                       backend="gpu")
+    results = ThreadComm.run(3, _run, config)
+    cpu = ThreadComm.run(3, _run, RunConfig(scale=SCALE, num_roots=4, threads=1))
+    for rank, res in enumerate(results):
+        assert res.valid and len(res.runs) == 4
+        info = res.distributed
+        assert info["per_rank"]["device_id"] == [0, 1, 0]
+        assert f"standing in for GPU {[0, 1, 0][rank]} of 2" in info["device"]
+        assert info["device_exchange"].startswith(
+            "device buffers handed" if cuda_aware_mpi == "1" else "staged through host")
+        assert any("one GPU per process" in label for label in res.labels)
+    assert [r.nedge for r in results[0].runs] == [r.nedge for r in cpu[0].runs]
+    assert results[0].roots.tolist() == cpu[0].roots.tolist()
+
+
+def test_gpu_without_a_device_and_device_memory(monkeypatch):
+    from pygraph500.backend.arrays import gpu_status
+
+    if gpu_status()[0] is None:
+        with pytest.raises(InputError, match="--backend gpu"):
+            check_distributed(RunConfig(scale=5, backend="gpu"), SerialComm())
+    # auto without a device on every rank: the CPU engine, and it says so
+    res = run_distributed(RunConfig(scale=6, num_roots=2, threads=1, backend="auto"),
+                          SerialComm())
+    if gpu_status()[0] is None:
+        assert res.distributed["device_exchange"] is None
+        assert any("--backend auto" in label for label in res.labels)
+    monkeypatch.setenv(GPU_STANDIN, "1")
+    with pytest.raises(ResourceError, match="needs about"):
+        check_distributed(RunConfig(scale=36, backend="gpu"), SerialComm())
+    from pygraph500.dist import Partition1D
+    part = Partition1D(1 << 20, 4, 0)
+    assert (estimate_device_bytes(part, 1 << 23, "bitmap")
+            > estimate_device_bytes(part, 1 << 23, "sort-unique") > 8 * (1 << 23))
