@@ -24,7 +24,6 @@ import platform
 import sys
 import time
 
-import numpy as np
 
 from pygraph500.apsp import ALGORITHMS, DTYPES, random_graph, shortest_paths
 from pygraph500.apsp.run import compare_with_scipy, scipy_distances

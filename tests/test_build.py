@@ -152,3 +152,20 @@ def test_property_random_small_edge_lists(n, data):
         for u in nb:
             assert v in g.neighbours(u)  # symmetric
     assert deg.sum() == g.num_directed_edges
+
+
+@pytest.mark.parametrize("length", [17, 33, 64, 65])
+def test_every_row_sort_path(threads, length):
+    """Rows around the insertion / bucket / radix limits, with random labels (the bucket pass
+    spreads them), clustered labels (one bucket: the bucket pass steps aside), descending
+    labels and duplicates, in a graph whose labels need 20 bits."""
+    rng = np.random.default_rng(length)
+    n = 1 << 20
+    hubs = np.array([3, 70_000, 500_000, 1_000_000])
+    rows = [rng.integers(0, n, length),                      # random, spread
+            np.arange(200, 200 + length)[::-1],              # clustered, descending
+            rng.integers(900_000, 900_000 + length // 2, length),  # clustered, duplicates
+            np.full(length, 42)]                             # one neighbour, repeated
+    src = np.concatenate([np.full(length, h) for h in hubs])
+    dst = np.concatenate(rows)
+    check_against_oracle(src, dst, n)

@@ -19,7 +19,7 @@ from pygraph500.benchmark.distributed import (check_distributed, combine_levels,
 from pygraph500.benchmark.roots import choose_roots_with
 from pygraph500.dist import (DIST_ALGORITHMS, LEVEL_FIELDS, PRUNE_MODES, DistSearcher,
                              Partition1D, SerialComm, ThreadComm, abort_on_error, build_dist,
-                             collective_check, edge_range, fetch, generate_local)
+                             collective_check, edge_range, generate_local)
 from pygraph500.dist.validate import count_component_edges_dist, validate_dist
 from pygraph500.errors import InputError, ResourceError
 from pygraph500.report import format_dist_levels

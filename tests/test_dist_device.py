@@ -16,7 +16,7 @@ from pygraph500.dist.array_bfs import DistArraySearcher, device_graph, estimate_
 from pygraph500.dist.device import CUDA_AWARE, DeviceExchange, cuda_aware
 from pygraph500.errors import InputError, ResourceError
 
-from test_dist import SCALE, SIZES, gather_parent, graph  # noqa: F401 - the fixture
+from test_dist import SCALE, SIZES, gather_parent, graph  # noqa: F401,F811 - the fixture
 
 INT_FIELDS = ("queue", "nlf", "nlf_pruned", "local", "sent", "sent_bytes", "received",
               "received_bytes", "enqueued_local", "enqueued_received")

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..generator.mrg import make_mrg_seed, make_random_numbers
+from ..generator.mrg import make_random_numbers
 
 NUM_ROOTS = 64
 

@@ -6,7 +6,7 @@ its source: ``(u // P, v)`` to rank ``u % P`` and ``(v // P, u)`` to rank ``v % 
 allocates what it will receive once), then the tuples, ``BUILD_CHUNK`` at a time, with
 alltoallv; the receiver counts its rows, takes their prefix sum, scatters the
 neighbours and sorts and deduplicates every row in place (the embedded kernel 1's
-``_sort_dedup_rows`` / ``_compact``). Rows are local vertex ids, neighbours global ids.
+``sort_dedup_rows``). Rows are local vertex ids, neighbours global ids.
 No rank ever holds more than its own tuples and its own adjacency entries.
 
 For ``--prune bitmap`` (thesis 5.3) the rank also labels the distinct neighbours of its
@@ -17,13 +17,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import numba
 import numpy as np
 from numba import njit
 
 from ..bfs._common import popcount
 from ..errors import InputError
-from ..graph.build import _compact, _sort_dedup_rows
+from ..graph.build import sort_dedup_rows
 from .generate import LocalEdges
 from .partition import Partition1D, vertex_dtype
 
@@ -189,23 +188,8 @@ def build_dist(comm, edges: LocalEdges, *, compact_columns: bool = False) -> Dis
     del recv
 
     # Sort and deduplicate every row in place (the embedded kernel 1's parallel kernels).
-    total = int(indptr[-1])
-    label_bits = max(1, (n - 1).bit_length())
-    passes = -(-label_bits // 11)
-    bits = -(-label_bits // passes)
-    newdeg = np.empty(nlocal, dtype=np.int64)
-    dchunks = max(1, 16 * numba.get_num_threads())
-    vbounds = np.searchsorted(indptr, (np.arange(dchunks + 1) * total) // dchunks).astype(np.int64)
-    vbounds[0] = 0
-    vbounds[-1] = nlocal
-    packed = np.empty(dchunks, dtype=np.int64)
-    _sort_dedup_rows(indptr, out, newdeg, vbounds, bits, passes, packed)
-    final = int(_compact(indptr, out, newdeg, vbounds, packed))
-    if final != total:
-        try:
-            out.resize(final, refcheck=False)  # shrinks in place (realloc), no copy
-        except (ValueError, SystemError):
-            out = out[:final].copy()
+    out = sort_dedup_rows(indptr, out, n)
+    final = out.shape[0]
 
     column, num_columns = None, 0
     if compact_columns:
