@@ -317,3 +317,36 @@ def test_bad_alpha_beta(value):
         bfs_direction_optimizing(g, 0, alpha=value)
     with pytest.raises(InputError):
         bfs_direction_optimizing(g, 0, beta=value)
+
+
+def thin_graph(rng, n):
+    """Long chains meeting at forks, joins, triangles and leaves: frontiers of one or two
+    vertices that grow, shrink and change their edge counts (the register walk of
+    ``steps._thin`` and every way out of it)."""
+    src, dst = [], []
+    for v in range(1, n):
+        if rng.random() < 0.9:
+            u = v - 1                                # extend the chain
+        else:
+            u = int(rng.integers(0, v))              # a fork from anywhere before
+        src.append(u)
+        dst.append(v)
+        if rng.random() < 0.03 and v > 2:            # a chord: a join or a triangle
+            src.append(v)
+            dst.append(int(rng.integers(max(0, v - 5), v)))
+    return build_csr(EdgeList(np.array(src, np.int64), np.array(dst, np.int64), n))
+
+
+@pytest.mark.parametrize("grain", [1, 5, 1 << 10])
+@pytest.mark.parametrize("seed", range(4))
+def test_thin_frontiers_match_scipy(seed, grain, monkeypatch):
+    """Frontiers of one or two vertices kept in registers: depths, parents and every level's
+    frontier, discoveries and edges equal what scipy's distances say, whatever the timing
+    grain (it cuts the runs of levels) and the log's growth (it starts at 64 rows)."""
+    monkeypatch.setattr(steps, "TIME_GRAIN", grain)
+    rng = np.random.default_rng(seed)
+    g = thin_graph(rng, 3000)
+    a = sp.csr_matrix((np.ones(g.indices.size), g.indices, g.indptr), shape=(g.num_vertices,) * 2)
+    for algo in ("topdown-queue", "direction-optimizing", "topdown-bitmap"):
+        for root in (0, int(rng.integers(0, 3000)), 2999):
+            check_result(g, a, root, ALGORITHMS[algo](g, root), algo)

@@ -29,7 +29,7 @@ __all__ = ["bfs_topdown_bitmap"]
 
 @njit(cache=True)
 def _search(indptr, indices, root, parent, depth, visited, b0, b1, b2, limit, grain, nthreads,
-            stats, dirs, batches, state):
+            thin, stats, dirs, batches, state):
     mark_root(parent, depth, visited, root)
     log_start(state)
     w = root >> 6
@@ -47,7 +47,7 @@ def _search(indptr, indices, root, parent, depth, visited, b0, b1, b2, limit, gr
         if nf + m_f + ((hi >> 12) - (lo >> 12) + 1) <= limit:  # the work measure of tdb_serial
             cur, lo, hi, nf, level, m_f = tdb_serial(
                 indptr, indices, parent, depth, visited, b0, b1, b2, cur, lo, hi, nf, level,
-                m_f, limit, stats, dirs, batches, state, grain)
+                m_f, limit, stats, dirs, batches, state, grain, thin)
             continue
         log_close(batches, state)
         edges, found, scout, nlo, nhi = tdb_parallel(indptr, indices, parent, depth, visited,
@@ -74,7 +74,8 @@ def bfs_topdown_bitmap(graph: CSRGraph, root, *, depth=True, **options) -> BFSRe
     r = check_root(graph, root)
     parent, dep, visited, log = steps.new_search(graph, bool(depth))
     b0, b1, b2 = steps.new_frontier_bitmaps(graph.num_vertices)
+    thin = np.empty(steps.SERIAL_WORK + 2, dtype=np.int64)  # see steps.tdb_serial
     logged = _search(graph.indptr, graph.indices, r, parent, dep, visited, b0, b1, b2,
-                     steps.SERIAL_WORK, steps.TIME_GRAIN, numba.get_num_threads(), *log)
+                     steps.SERIAL_WORK, steps.TIME_GRAIN, numba.get_num_threads(), thin, *log)
     return BFSResult(parent=parent, root=r, depth=dep if depth else None,
                      levels=steps.log_table(logged, log))
