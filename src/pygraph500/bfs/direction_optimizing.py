@@ -144,7 +144,8 @@ def bfs_direction_optimizing(graph: CSRGraph, root, *, alpha=15.0, beta=18.0, de
         be = resolve_backend(backend)
         if be.is_gpu:
             return bfs_direction_optimizing_array(graph, root, backend=be, alpha=alpha,
-                                                  beta=beta, depth=depth)
+                                                  beta=beta, depth=depth,
+                                                  on_device=options.get("on_device", False))
     r = check_root(graph, root)
     n = graph.num_vertices
     parent, dep, visited, log = steps.new_search(graph, bool(depth))

@@ -19,7 +19,7 @@ __all__ = ["bfs_direction_optimizing_array"]
 
 
 def bfs_direction_optimizing_array(graph, root, *, backend="cpu", alpha=15.0, beta=18.0,
-                                   depth=True, **options):
+                                   depth=True, on_device=False, **options):
     """Direction-optimizing BFS from ``root`` with ``backend.xp``; see the module."""
     be, xp, r, n, indptr, indices = prepare(graph, root, backend)
     deg = xp.diff(indptr)
@@ -60,4 +60,4 @@ def bfs_direction_optimizing_array(graph, root, *, backend="cpu", alpha=15.0, be
         m_f = int(deg[q].sum()) if q.shape[0] else 0
         m_u -= m_f
         level += 1
-    return finish_result(be, parent, dep, r, rec)
+    return finish_result(be, parent, dep, r, rec, on_device)

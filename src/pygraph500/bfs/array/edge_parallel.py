@@ -15,7 +15,7 @@ from .steps import LevelRecorder, finish_result, new_parent
 __all__ = ["bfs_edge_parallel"]
 
 
-def bfs_edge_parallel(graph, root, *, backend="cpu", depth=True, **options):
+def bfs_edge_parallel(graph, root, *, backend="cpu", depth=True, on_device=False, **options):
     """Edge-parallel BFS (seed 004) from ``root``; ``backend`` as for sort-unique."""
     be, xp, r, n, indptr, indices = prepare(graph, root, backend)
     parent, _ = new_parent(xp, n, r, False)
@@ -43,4 +43,4 @@ def bfs_edge_parallel(graph, root, *, backend="cpu", depth=True, **options):
             break
         clq = found
         level += 1
-    return finish_result(be, parent, lev if depth else None, r, rec)
+    return finish_result(be, parent, lev if depth else None, r, rec, on_device)

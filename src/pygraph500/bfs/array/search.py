@@ -17,7 +17,8 @@ the parents and make the next queue. The algorithms differ in the pruning:
   which also removes the duplicates.
 
 All take ``backend`` ("cpu": NumPy, "gpu": CuPy, "auto", or an ArrayBackend), return the
-parent array on the host and record thesis Table 4.1 per level (``steps.LevelRecorder``).
+parent array on the host (``on_device=True``: where it was computed) and record thesis
+Table 4.1 per level (``steps.LevelRecorder``).
 """
 from __future__ import annotations
 
@@ -83,7 +84,7 @@ def top_down_level(xp, indptr, indices, parent, dep, q, level, n, prune, rec, sc
     return v
 
 
-def _search(graph, root, backend, prune, depth):
+def _search(graph, root, backend, prune, depth, on_device):
     be, xp, r, n, indptr, indices = prepare(graph, root, backend)
     parent, dep = new_parent(xp, n, r, depth)
     scratch = xp.empty(n, dtype=np.int64) if prune == "bitmap-filter" else None
@@ -95,24 +96,24 @@ def _search(graph, root, backend, prune, depth):
         q = top_down_level(xp, indptr, indices, parent, dep, q, level, n, prune, rec, scratch,
                            mask)
         level += 1
-    return finish_result(be, parent, dep, r, rec)
+    return finish_result(be, parent, dep, r, rec, on_device)
 
 
-def bfs_gpu_queue(graph, root, *, backend="cpu", depth=True, **options):
+def bfs_gpu_queue(graph, root, *, backend="cpu", depth=True, on_device=False, **options):
     """The straightforward GPU BFS (thesis 4.2.3) on the array backend; see the module."""
-    return _search(graph, root, backend, "gpu-queue", depth)
+    return _search(graph, root, backend, "gpu-queue", depth, on_device)
 
 
-def bfs_sort_unique(graph, root, *, backend="cpu", depth=True, **options):
+def bfs_sort_unique(graph, root, *, backend="cpu", depth=True, on_device=False, **options):
     """Sort-unique BFS (thesis 4.3.2) on the array backend; see the module."""
-    return _search(graph, root, backend, "sort-unique", depth)
+    return _search(graph, root, backend, "sort-unique", depth, on_device)
 
 
-def bfs_bitmap_filter(graph, root, *, backend="cpu", depth=True, **options):
+def bfs_bitmap_filter(graph, root, *, backend="cpu", depth=True, on_device=False, **options):
     """Sort-unique's pruning replaced by a per-vertex claim array (thesis 5.3)."""
-    return _search(graph, root, backend, "bitmap-filter", depth)
+    return _search(graph, root, backend, "bitmap-filter", depth, on_device)
 
 
-def bfs_frontier_mask(graph, root, *, backend="cpu", depth=True, **options):
+def bfs_frontier_mask(graph, root, *, backend="cpu", depth=True, on_device=False, **options):
     """Seed 004's linear-work BFS: prefix-scan expansion, mask-based duplicate removal."""
-    return _search(graph, root, backend, "frontier-mask", depth)
+    return _search(graph, root, backend, "frontier-mask", depth, on_device)

