@@ -70,7 +70,8 @@ class ArrayBackend:
         return self.xp.asarray(a, dtype=dtype)
 
     def to_host(self, a) -> np.ndarray:
-        return a.get() if self.on_device else np.asarray(a)
+        """``a`` as a NumPy array (copied from the device when it is a device array)."""
+        return np.asarray(a) if isinstance(a, np.ndarray) or not self.on_device else a.get()
 
     def synchronize(self) -> None:
         if self.on_device:
