@@ -426,22 +426,13 @@ def td_serial(indptr, indices, parent, depth, visited, q, s, e, level, m_f, m_u,
             s = 0
             continue
         tail = e
-        scout = 0
-        d = level + 1
         for i in range(s, e):
-            u = q[_u(i)]
-            for k in range(indptr[_u(u)], indptr[_u(u) + _U1]):
-                v = _u(indices[_u(k)])
-                w = v >> _U6
-                bit = _ONE << (v & _U63)
-                if (visited[w] & bit) == _ZERO:
-                    visited[w] = visited[w] | bit
-                    parent[v] = u
-                    if keep_depth:
-                        depth[v] = d
-                    q[_u(tail)] = v
-                    tail += 1
-                    scout += indptr[v + _U1] - indptr[v]
+            last, tail = _claim_list(indptr, indices, parent, depth, visited, keep_depth,
+                                     level + 1, _u(q[_u(i)]), q, tail)
+        scout = 0
+        for i in range(e, tail):  # the next frontier's degrees (Beamer's m_f)
+            v = _u(q[_u(i)])
+            scout += indptr[v + _U1] - indptr[v]
         if nf == rf and m_f == re:  # extend the run of equal levels (the test is inline:
             rc += 1                 # a helper called at every level costs 3x more)
         else:
