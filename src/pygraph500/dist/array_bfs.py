@@ -40,24 +40,25 @@ __all__ = ["DistArraySearcher", "device_graph", "estimate_device_bytes"]
 
 
 def estimate_device_bytes(part: Partition1D, entries: int, prune: str) -> int:
-    """Peak device bytes of one rank's searches (``entries``: its adjacency entries): its CSR (int64 on the device), per-vertex
-    arrays (parent, tickets, queues, masks), the global frontier mask of a bottom-up level and,
-    for ``bitmap``, a mask and tickets over every vertex; a level's NLF at its worst (every
-    local adjacency entry: vertex, parent, owner, key and sort output, int64 each) and its
-    messages (send and receive rows of two vertex ids)."""
+    """Peak device bytes of one rank's searches (``entries``: its adjacency entries): its
+    CSR, per-vertex arrays (parent, tickets, queues, masks), the global frontier mask of a
+    bottom-up level and, for ``bitmap``, a mask and tickets over every vertex; a level's NLF
+    at its worst (every local adjacency entry: vertex, parent, owner, key and sort output,
+    int64 each) and its messages (send and receive rows of two vertex ids)."""
     n, nl = part.num_vertices, part.num_local
     b = np.dtype(vertex_dtype(n)).itemsize
-    per_vertex = 8 * (nl + 1) + 8 * entries + 4 * 8 * nl + 2 * part.max_local + n
+    per_vertex = 8 * (nl + 1) + b * entries + 4 * 8 * nl + 2 * part.max_local + n
     if prune == "bitmap":
         per_vertex += 9 * n
     return per_vertex + 5 * 8 * entries + 2 * 2 * b * entries
 
 
 def device_graph(graph: DistGraph, backend) -> DistGraph:
-    """The rank's graph with its CSR on the backend's device (int64 ids: the array steps'
-    index type); ``column`` (compact labels of the compiled bitmap mode) is not carried."""
+    """The rank's graph with its CSR on the backend's device (neighbour ids keep their
+    dtype, int32 below 2**31 vertices); ``column`` (compact labels of the compiled bitmap
+    mode) is not carried."""
     return dataclasses.replace(graph, indptr=backend.to_device(graph.indptr, np.int64),
-                               indices=backend.to_device(graph.indices, np.int64),
+                               indices=backend.to_device(graph.indices),
                                column=None, num_columns=0)
 
 
@@ -67,7 +68,7 @@ class DistArraySearcher(LevelLoop):
 
     def __init__(self, comm, graph: DistGraph, backend, exchange: DeviceExchange | None = None,
                  prune: str = DEFAULT_PRUNE, algorithm: str = DEFAULT_DIST_ALGORITHM):
-        check_modes(dataclasses.replace(graph, column=np.zeros(0)), prune, algorithm)
+        check_modes(prune, algorithm)
         xp = backend.xp
         self.comm, self.graph, self.backend = comm, graph, backend
         self.exchange = exchange if exchange is not None else DeviceExchange(comm, backend)

@@ -391,16 +391,13 @@ class DistBFSResult:
         return len(self.levels.get("queue", ()))
 
 
-def check_modes(graph: DistGraph, prune: str, algorithm: str) -> None:
+def check_modes(prune: str, algorithm: str) -> None:
     """InputError for a pruning mode or algorithm the distributed engine does not have."""
     if prune not in PRUNE_MODES:
         raise InputError(f"--prune must be one of {', '.join(PRUNE_MODES)}; got {prune!r}")
     if algorithm not in DIST_ALGORITHMS:
         raise InputError(f"the distributed engine runs {' or '.join(DIST_ALGORITHMS)}; got "
                          f"{algorithm!r}")
-    if prune == "bitmap" and graph.column is None:
-        raise InputError("--prune bitmap needs the graph built with compact columns "
-                         "(build_dist(..., compact_columns=True))")
 
 
 class LevelLoop:
@@ -475,7 +472,10 @@ class DistSearcher(LevelLoop):
 
     def __init__(self, comm, graph: DistGraph, prune: str = DEFAULT_PRUNE,
                  algorithm: str = DEFAULT_DIST_ALGORITHM):
-        check_modes(graph, prune, algorithm)
+        check_modes(prune, algorithm)
+        if prune == "bitmap" and graph.column is None:
+            raise InputError("--prune bitmap needs the graph built with compact columns "
+                             "(build_dist(..., compact_columns=True))")
         self.comm = comm
         self.graph = graph
         self.prune = prune
