@@ -36,7 +36,7 @@ def _mpi() -> str:
     cuda = {None: "unknown (no MPIX_Query_cuda_support)", 0: "no", 1: "yes"}.get(
         mpi_cuda_support(), "yes")
     return (f"mpi4py {__import__('mpi4py').__version__}, "
-            f"{MPI.Get_library_version().splitlines()[0]}; CUDA-aware: {cuda}")
+            f"{' '.join(MPI.Get_library_version().splitlines()[0].split())}; CUDA-aware: {cuda}")
 
 
 def _gpu() -> str:

@@ -206,7 +206,7 @@ class MPIComm(Comm):
         self.local_rank = node.Get_rank()
         self.local_size = node.Get_size()
         node.Free()
-        self.library = MPI.Get_library_version().strip().splitlines()[0].strip()
+        self.library = " ".join(MPI.Get_library_version().splitlines()[0].split())
         self._ops = {"sum": MPI.SUM, "max": MPI.MAX, "min": MPI.MIN}
 
     def alltoallv(self, send, sendcounts, out=None, displs=None):
