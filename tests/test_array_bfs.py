@@ -172,3 +172,53 @@ def test_gpu_equals_numpy(name):
         res = ALL[name](dg, root, backend=gpu)
         np.testing.assert_array_equal(res.depth, d)
         assert validate(edges, res.parent, root).valid
+
+
+SIM_SCRIPT = """
+import json, os
+import numpy as np
+from pygraph500 import build_csr, kronecker
+from pygraph500.bfs.array.search import bfs_gpu_queue
+edges = kronecker(7, 8)
+g = build_csr(edges)
+out = []
+for root in json.loads(os.environ["ROOTS"]):
+    r = bfs_gpu_queue(g, root, kernel=True)
+    x = r.levels.extra
+    out.append({"parent": r.parent.tolist(), "depth": r.depth.tolist(),
+                "CLQ": x["CLQ"].tolist(), "NLF": x["NLF"].tolist(), "LV": x["LV"].tolist(),
+                "NLQ": x["NLQ"].tolist()})
+print(json.dumps(out))
+"""
+
+
+def test_gpu_queue_kernel_under_the_simulator():
+    """The numba.cuda gpu-queue kernel (one thread per queued vertex, claims by
+    compare-and-swap), run by numba's CUDA simulator: valid trees, scipy's distances, and
+    Table 4.1 consistent (the next queue is the vertices at the next depth; NLF the degree
+    sum of the queue)."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    edges = kronecker(7, 8)
+    g = build_csr(edges)
+    roots = choose_roots(g.degree() > 0, (2, 3), 4).tolist()
+    a = sp.csr_matrix((np.ones(g.indices.size), g.indices, g.indptr), shape=(g.num_vertices,) * 2)
+    env = dict(os.environ, NUMBA_ENABLE_CUDASIM="1", ROOTS=json.dumps(roots))
+    proc = subprocess.run([sys.executable, "-c", SIM_SCRIPT], env=env, capture_output=True,
+                          text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    deg = g.degree()
+    for root, res in zip(roots, json.loads(proc.stdout.strip().splitlines()[-1])):
+        parent, depth = np.array(res["parent"]), np.array(res["depth"])
+        assert validate(edges, parent, root).valid
+        d = shortest_path(a, unweighted=True, indices=root)
+        np.testing.assert_array_equal(depth, np.where(np.isinf(d), -1, d).astype(np.int64))
+        for lev, (clq, nlf, lv, nlq) in enumerate(zip(res["CLQ"], res["NLF"], res["LV"],
+                                                     res["NLQ"])):
+            assert clq == np.count_nonzero(depth == lev)
+            assert nlq == np.count_nonzero(depth == lev + 1)
+            assert nlf == deg[depth == lev].sum()
+            assert nlq <= lv <= nlf

@@ -5,10 +5,12 @@ Every level: expand the queue (``queue_offsets``: degrees, prefix sum), gather t
 its parent payload (``gather``: binary search per element), drop the visited, prune, write
 the parents and make the next queue. The algorithms differ in the pruning:
 
-- ``gpu-queue``: thesis 4.2.3, the straightforward GPU BFS: no pruning; every unvisited NLF
-  element tries to claim its vertex (on a GPU one thread per queued vertex walks its list
-  and claims with an atomic; here the claim is a scatter of the parents read back: the
-  element whose parent stayed won) and the winners are the next queue.
+- ``gpu-queue``: thesis 4.2.3, the straightforward GPU BFS, no pruning. On a GPU it is the
+  hand-written kernel of ``kernels.py``: one thread per queued vertex walks its list and
+  claims with a compare-and-swap. On NumPy (and wherever ``kernel=False``) the same search
+  in whole-array steps: every unvisited NLF element tries to claim its vertex by a scatter
+  of the parents read back (the element whose parent stayed won); the winners are the next
+  queue.
 - ``sort-unique``: thesis 4.3.2: sort the (vertex, parent) pairs, keep one per vertex.
 - ``bitmap-filter``: thesis 5.3's space-time trade-off: no sort; a per-vertex scratch array
   (allocated once per search) decides which element of each vertex wins.
@@ -99,9 +101,21 @@ def _search(graph, root, backend, prune, depth, on_device):
     return finish_result(be, parent, dep, r, rec, on_device)
 
 
-def bfs_gpu_queue(graph, root, *, backend="cpu", depth=True, on_device=False, **options):
-    """The straightforward GPU BFS (thesis 4.2.3) on the array backend; see the module."""
-    return _search(graph, root, backend, "gpu-queue", depth, on_device)
+def bfs_gpu_queue(graph, root, *, backend="cpu", depth=True, on_device=False, kernel=None,
+                  **options):
+    """The straightforward GPU BFS (thesis 4.2.3) on the array backend; see the module.
+    ``kernel``: run the numba.cuda kernel (default: when the backend's arrays are on a
+    device; True under numba's CUDA simulator runs it on NumPy arrays, for tests)."""
+    be = resolve_backend(backend)
+    if not (be.on_device if kernel is None else kernel):
+        return _search(graph, root, be, "gpu-queue", depth, on_device)
+    from .kernels import search as kernel_search
+
+    be, xp, r, n, indptr, indices = prepare(graph, root, be)
+    parent, dep = new_parent(xp, n, r, depth)
+    rec = LevelRecorder(be)
+    kernel_search(be, indptr, indices, parent, dep, r, rec)
+    return finish_result(be, parent, dep, r, rec, on_device)
 
 
 def bfs_sort_unique(graph, root, *, backend="cpu", depth=True, on_device=False, **options):
