@@ -21,7 +21,9 @@ def bfs_edge_parallel(graph, root, *, backend="cpu", depth=True, on_device=False
     parent, _ = new_parent(xp, n, r, False)
     lev = xp.full(n, -1, dtype=np.int64)  # the algorithm needs the depths either way
     lev[r] = 0
-    src = xp.repeat(xp.arange(n, dtype=np.int64), xp.diff(indptr))  # the edge list form
+    # the edge list form: entry k's row by a binary search in indptr (CuPy's repeat takes
+    # no array of counts)
+    src = xp.searchsorted(indptr, xp.arange(int(indptr[-1]), dtype=np.int64), side="right") - 1
     dst = indices.astype(np.int64)
     m = int(dst.shape[0])
     rec = LevelRecorder(be)
