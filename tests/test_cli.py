@@ -7,7 +7,7 @@ import sys
 import numpy as np
 import pytest
 
-from conftest import load_reference
+from conftest import REFERENCE_CASES, load_reference
 
 OFFICIAL_KEYS = [
     "SCALE", "edgefactor", "NBFS", "graph_generation", "num_mpi_processes", "construction_time",
@@ -55,10 +55,12 @@ def test_run_reference_roots_and_levels(tmp_path):
     assert json.loads(out.read_text())["roots"] == ref_roots.tolist()
 
 
-def test_generate_writes_reference_bytes(tmp_path):
-    ref, _ = load_reference("scale5-ef8-seed7-11")
+@pytest.mark.parametrize("name,scale,ef,seed", REFERENCE_CASES)
+def test_generate_writes_reference_bytes(tmp_path, name, scale, ef, seed):
+    ref, _ = load_reference(name)
     out = tmp_path / "g.bin"
-    p = graph500("generate", "--scale", "5", "--edgefactor", "8", "--seed", "7", "11", "--out", str(out))
+    p = graph500("generate", "--scale", str(scale), "--edgefactor", str(ef), "--seed",
+                 *map(str, seed), "--out", str(out))
     assert p.returncode == 0, p.stderr
     np.testing.assert_array_equal(np.fromfile(out, dtype="<i8").reshape(-1, 2), ref)
 

@@ -25,6 +25,8 @@ from pygraph500.errors import InputError, ResourceError
 from pygraph500.report import format_dist_levels
 from pygraph500.validate import count_component_edges
 
+from conftest import REFERENCE_CASES, load_reference
+
 SIZES = [1, 2, 3, 4]
 SCALE = 10
 
@@ -149,6 +151,20 @@ def _digest(comm):
     src, _ = comm.allgatherv(e.src)
     dst, _ = comm.allgatherv(e.dst)
     return hashlib.sha256(np.stack([src, dst], axis=1).tobytes()).hexdigest()
+
+
+@pytest.mark.parametrize("name,scale,ef,seed", REFERENCE_CASES)
+def test_distributed_generation_is_the_reference(name, scale, ef, seed):
+    """P = 1, 2, 3 ranks' ranges concatenate to the reference program's own edge list."""
+    ref, _ = load_reference(name)
+
+    def gather(comm):
+        e = generate_local(comm, scale, ef, seed)
+        return np.column_stack([comm.allgatherv(e.src)[0], comm.allgatherv(e.dst)[0]])
+
+    for size in (1, 2, 3):
+        for got in ThreadComm.run(size, gather):
+            np.testing.assert_array_equal(got, ref)
 
 
 def test_generation_union_is_the_same_for_every_size():

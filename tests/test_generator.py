@@ -136,7 +136,7 @@ def test_lane_kernel_equals_serial_edges_including_rejections():
     """The SIMD lane kernel equals the serial per-edge transcription, rejected draws included."""
     from numba import njit
 
-    from pygraph500.generator.kronecker import _REJECT_BELOW, kronecker_edge, scramble_values
+    from pygraph500.generator.kronecker import REJECT_BELOW, kronecker_edge, scramble_values
     from pygraph500.generator.mrg import EDGE_STRIDE, matvec, step
 
     @njit
@@ -149,7 +149,7 @@ def test_lane_kernel_equals_serial_edges_including_rejections():
             y0, y1, y2, y3, y4 = z0, z1, z2, z3, z4
             for _ in range(scale):  # does this edge's stream reject a draw?
                 y0, y1, y2, y3, y4 = step(y0, y1, y2, y3, y4)
-                if y0 < _REJECT_BELOW:
+                if y0 < REJECT_BELOW:
                     rejecting += 1
                     break
             z0, z1, z2, z3, z4 = matvec(EDGE_STRIDE, z0, z1, z2, z3, z4)
@@ -165,3 +165,131 @@ def test_lane_kernel_equals_serial_edges_including_rejections():
     assert rejecting > 0  # about 12 expected: the fallback path is exercised
     np.testing.assert_array_equal(e.src, src)
     np.testing.assert_array_equal(e.dst, dst)
+
+
+def test_rejection_threshold_is_the_v3_reference_constant():
+    """generate_4way_bernoulli of v3: UINT32_C(0x7FFFFFFF) % INITIATOR_DENOMINATOR."""
+    from pygraph500.generator.kronecker import INITIATOR_DENOMINATOR, REJECT_BELOW
+
+    assert REJECT_BELOW == 0x7FFFFFFF % INITIATOR_DENOMINATOR == 3647
+
+
+def test_reference_vector_goes_through_the_rejection_path():
+    """scale11-ef16-seed4-9 has edges whose draws are rejected, and the 2011 rule (7295)
+    would give another graph: the vector really tests the rule."""
+    scale, ef, seed = 11, 16, (4, 9)
+    assert len(_rejecting_edges(scale, seed, ef << scale, 3647)) > 0
+    ref, _ = load_reference("scale11-ef16-seed4-9")
+    old = _serial_edges(scale, seed, 0, ef << scale, reject_below=7295)
+    assert (old != ref).any(axis=1).sum() > 0
+
+
+def _rejecting_edges(scale, seed, m, reject_below=None):
+    """Indices of the edges in [0, m) whose substream has a draw the rule rejects, found by
+    stepping each edge's own stream (the reference's: one substream per edge)."""
+    from numba import njit
+
+    from pygraph500.generator.kronecker import REJECT_BELOW
+    from pygraph500.generator.mrg import EDGE_STRIDE, matvec, step
+
+    limit = REJECT_BELOW if reject_below is None else reject_below
+
+    @njit
+    def scan(state, m, scale, limit, out):
+        z0, z1, z2, z3, z4 = state[0], state[1], state[2], state[3], state[4]
+        k = 0
+        for i in range(m):
+            y0, y1, y2, y3, y4 = z0, z1, z2, z3, z4
+            for _ in range(scale):
+                y0, y1, y2, y3, y4 = step(y0, y1, y2, y3, y4)
+                if y0 < limit:
+                    out[k] = i
+                    k += 1
+                    break
+            z0, z1, z2, z3, z4 = matvec(EDGE_STRIDE, z0, z1, z2, z3, z4)
+        return k
+
+    out = np.empty(m, np.int64)
+    k = scan(make_mrg_seed(*seed), m, scale, limit, out)
+    return out[:k]
+
+
+def _serial_edges(scale, seed, start, end, reject_below=None):
+    """Edges [start, end) by a pure-Python transcription of generate_kronecker_range (one
+    substream per edge, redraw while below the threshold, clip-and-flip, scramble): an
+    oracle that shares nothing with the lane kernel but the MRG skip."""
+    from pygraph500.generator.kronecker import REJECT_BELOW, scramble_values
+    from pygraph500.generator.mrg import MOD, MUL_X, MUL_Y, POW2, skip
+
+    limit = REJECT_BELOW if reject_below is None else reject_below
+    seed_state = make_mrg_seed(*seed)
+    val0, val1 = scramble_values(seed_state)
+    mask = 2**64 - 1
+
+    def bitrev(x):
+        return int(f"{x:064b}"[::-1], 2)
+
+    def scramble(v):
+        v = (v + val0 + val1) & mask
+        v = (v * (val0 | 0x4519840211493211)) & mask
+        v = bitrev(v) >> (64 - scale)
+        v = (v * (val1 | 0x3050852102C843A5)) & mask
+        return bitrev(v) >> (64 - scale)
+
+    out = []
+    for ei in range(start, end):
+        z = [int(x) for x in skip(POW2, seed_state, 0, ei, 0)]
+        src = tgt = 0
+        half = 1 << scale
+        for _ in range(scale):
+            while True:
+                z = [(MUL_X * z[0] + MUL_Y * z[4]) % MOD] + z[:4]
+                if z[0] >= limit:
+                    break
+            val = z[0] % 10000
+            half >>= 1
+            so = int(val >= 1900 and val < 3800) or int(val >= 9500)
+            to = int(val < 1900) or int(val >= 9500)
+            if src == tgt and so and not to:  # clip-and-flip on the diagonal
+                so, to = 0, 1
+            src += half * so
+            tgt += half * to
+        out.append((scramble(src), scramble(tgt)))
+    return np.array(out, dtype=np.int64).reshape(-1, 2)
+
+
+_REJECT_CASE = (16, 16, (5, 8))  # SCALE, edgefactor, seeds of the property test below
+
+
+@pytest.fixture(scope="module")
+def rejecting_edges():
+    scale, ef, seed = _REJECT_CASE
+    found = _rejecting_edges(scale, seed, ef << scale)
+    assert len(found) >= 5, found  # the property below cannot pass vacuously
+    return found
+
+
+@given(data=st.data())
+@settings(max_examples=25, deadline=None)
+def test_lane_kernel_equals_serial_on_ranges_with_rejections(rejecting_edges, data):
+    """Any range around a rejecting edge: the lane kernel (64 edges in lockstep, chunks of
+    16384) equals the per-edge transcription, and the range holds a rejected draw."""
+    scale, ef, seed = _REJECT_CASE
+    i = data.draw(st.sampled_from(rejecting_edges.tolist()))
+    start = max(0, i - data.draw(st.integers(0, 130)))
+    end = min(ef << scale, i + 1 + data.draw(st.integers(0, 130)))
+    got = kronecker(scale, ef, seed, start=start, end=end)
+    want = _serial_edges(scale, seed, start, end)
+    assert start <= i < end
+    np.testing.assert_array_equal(np.column_stack([got.src, got.dst]), want)
+
+
+@given(st.lists(st.integers(1, (16 << 11) - 1), max_size=6, unique=True))
+@settings(max_examples=20, deadline=None)
+def test_any_split_of_the_rejecting_vector_concatenates_to_it(cuts):
+    """scale11-ef16-seed4-9 cut anywhere (not just into equal parts) is the reference's list."""
+    ref, _ = load_reference("scale11-ef16-seed4-9")
+    bounds = [0, *sorted(cuts), len(ref)]
+    pieces = [kronecker(11, 16, (4, 9), start=a, end=b) for a, b in zip(bounds[:-1], bounds[1:])]
+    got = np.concatenate([np.column_stack([p.src, p.dst]) for p in pieces])
+    np.testing.assert_array_equal(got, ref)

@@ -78,6 +78,33 @@ def test_same_edges_for_every_process_count(checks):
     assert [c["size"] for c in checks.values()] == [1, 2, 3, 4]
 
 
+_GATHER_EDGES = """
+import sys
+import numpy as np
+from pygraph500.dist import generate_local, world
+comm = world()
+e = generate_local(comm, 11, 16, (4, 9))
+src, _ = comm.allgatherv(e.src)
+dst, _ = comm.allgatherv(e.dst)
+if comm.rank == 0:
+    np.save(sys.argv[1], np.column_stack([src, dst]))
+"""
+
+
+@pytest.mark.parametrize("n", [1, 2, 3])
+def test_distributed_generator_is_the_reference(n, tmp_path, warm_cache):
+    """Under mpiexec -n P the ranks' ranges of scale11-ef16-seed4-9 (a vector whose stream
+    goes through the v3 rejection rule) concatenate to the reference program's edge list."""
+    sys.path.insert(0, os.path.join(HERE, ".."))
+    from conftest import load_reference
+
+    out = tmp_path / "edges.npy"
+    p = mpirun(n, "-c", _GATHER_EDGES, str(out))
+    assert p.returncode == 0, p.stderr
+    ref, _ = load_reference("scale11-ef16-seed4-9")
+    np.testing.assert_array_equal(np.load(out), ref)
+
+
 def test_roots_are_the_embedded_ones(checks):
     for c in checks.values():
         assert c["roots"] == c["roots_embedded"] == checks[1]["roots"]

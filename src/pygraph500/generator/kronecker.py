@@ -20,8 +20,11 @@ from .mrg import (EDGE_STRIDE, INV_MOD, INV_MOD2, MUL_X, MUL_Y, POW2, _reduce, m
 INITIATOR_A = 5700
 INITIATOR_BC = 1900
 INITIATOR_DENOMINATOR = 10000
-# Draws below this are rejected to avoid modulo bias (the reference's 0xFFFFFFFF % 10000).
-_REJECT_BELOW = 0xFFFFFFFF % INITIATOR_DENOMINATOR
+# Draws below this are rejected to avoid modulo bias, and the next draw of the same substream
+# taken instead: generate_4way_bernoulli of the v3 reference uses UINT32_C(0x7FFFFFFF) % 10000
+# = 3647 (the draws are 31-bit). The 2011 generator (v2.1.x) used 0xFFFFFFFF % 10000 = 7295,
+# which gives a different graph on about one edge in 50,000.
+REJECT_BELOW = 0x7FFFFFFF % INITIATOR_DENOMINATOR
 
 MAX_SCALE = 62  # labels and edge counts must fit int64
 _CHUNK = 1 << 14  # edges per parallel task
@@ -76,7 +79,7 @@ def scramble_values(seed_state: np.ndarray) -> tuple[int, int]:
 def _draw(z0, z1, z2, z3, z4):
     """One 4-way Bernoulli draw in [0, 10000) with the reference's rejection, and the new state."""
     z0, z1, z2, z3, z4 = step(z0, z1, z2, z3, z4)
-    while z0 < _REJECT_BELOW:
+    while z0 < REJECT_BELOW:
         z0, z1, z2, z3, z4 = step(z0, z1, z2, z3, z4)
     return z0 % INITIATOR_DENOMINATOR, z0, z1, z2, z3, z4
 
@@ -150,7 +153,7 @@ def _kronecker_lanes(stride, state, count, scale, shift, val0, val1, src, dst):
             for lane in range(_LANES):
                 val = _reduce(MUL_X * ring[p, lane] + MUL_Y * ring[o, lane])
                 ring[o, lane] = val
-                bad[lane] |= np.int64(val < _REJECT_BELOW)
+                bad[lane] |= np.int64(val < REJECT_BELOW)
                 val -= ((val * _DIV10000_MAGIC) >> 45) * INITIATOR_DENOMINATOR
                 bs[lane], bt[lane] = _descend(val, bs[lane], bt[lane], half)
             p = o
