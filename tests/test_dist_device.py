@@ -10,10 +10,10 @@ from pygraph500 import validate
 from pygraph500.backend.arrays import GPU_STANDIN, get_backend
 from pygraph500.benchmark import RunConfig
 from pygraph500.benchmark.distributed import check_distributed, run_distributed
-from pygraph500.dist import (DIST_ALGORITHMS, PRUNE_MODES, DistSearcher, SerialComm, ThreadComm,
+from pygraph500.distributed import (DIST_ALGORITHMS, PRUNE_MODES, DistSearcher, SerialComm, ThreadComm,
                              build_dist, generate_local)
-from pygraph500.dist.array_bfs import DistArraySearcher, device_graph, estimate_device_bytes
-from pygraph500.dist.device import CUDA_AWARE, DeviceExchange, cuda_aware
+from pygraph500.distributed.array_bfs import DistArraySearcher, device_graph, estimate_device_bytes
+from pygraph500.distributed.device import CUDA_AWARE, DeviceExchange, cuda_aware
 from pygraph500.errors import InputError, ResourceError
 
 from test_dist import SCALE, SIZES, gather_parent, graph  # noqa: F401,F811 - the fixture
@@ -141,7 +141,7 @@ def test_gpu_without_a_device_and_device_memory(monkeypatch):
     monkeypatch.setenv(GPU_STANDIN, "1")
     with pytest.raises(ResourceError, match="needs about"):
         check_distributed(RunConfig(scale=36, backend="gpu"), SerialComm())
-    from pygraph500.dist import Partition1D
+    from pygraph500.distributed import Partition1D
     part = Partition1D(1 << 20, 4, 0)
     assert (estimate_device_bytes(part, 1 << 23, "bitmap")
             > estimate_device_bytes(part, 1 << 23, "sort-unique") > 8 * (1 << 23))

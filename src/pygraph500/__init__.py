@@ -16,6 +16,10 @@ Users' graphs and the Python graph ecosystem::
 """
 __version__ = "0.1.0"
 
+from .primitives import numba_cache as _numba_cache
+
+_numba_cache.install()  # before any cached kernel is loaded
+
 from .benchmark import BenchmarkResult, RunConfig, choose_roots, run_benchmark
 from .bfs import ALGORITHMS, DEFAULT_ALGORITHM, BFSResult
 from .errors import Graph500Error, InputError, ResourceError, ValidationError

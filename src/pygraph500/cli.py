@@ -36,7 +36,7 @@ def _add_graph_args(p: argparse.ArgumentParser) -> None:
 def build_parser() -> argparse.ArgumentParser:
     from .benchmark.run import GPU_ALGORITHMS
     from .bfs import ALGORITHMS, DEFAULT_ALGORITHM
-    from .dist.bfs import PRUNE_MODES
+    from .distributed.bfs import PRUNE_MODES
 
     parser = argparse.ArgumentParser(
         prog="graph500",
@@ -173,7 +173,7 @@ def _add_input_args(p: argparse.ArgumentParser) -> None:
 def _cmd_run(args) -> int:
     from .benchmark import RunConfig, result_json, run_benchmark
     from .bfs import DEFAULT_ALGORITHM
-    from .dist.comm import world
+    from .distributed.comm import world
     from .io import check_writable, write_json
     from .report import Progress, format_levels, format_official
 
@@ -214,8 +214,8 @@ def _cmd_run_distributed(args, comm) -> int:
     every rank exits 2; a failure on any rank aborts them all; rank 0 prints the results."""
     from .benchmark import RunConfig, result_json
     from .benchmark.distributed import check_distributed, run_distributed
-    from .dist import DEFAULT_DIST_ALGORITHM
-    from .dist.comm import abort_on_error, collective_check
+    from .distributed import DEFAULT_DIST_ALGORITHM
+    from .distributed.comm import abort_on_error, collective_check
     from .io import check_writable, write_json
     from .report import Progress, format_dist_levels, format_official
 
@@ -416,7 +416,7 @@ def _cmd_apsp(args) -> int:
     return status
 
 def main(argv=None) -> int:
-    from .dist.comm import launched_rank
+    from .distributed.comm import launched_rank
 
     parser = build_parser()
     quiet_rank = launched_rank() not in (None, 0)

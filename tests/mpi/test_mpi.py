@@ -23,7 +23,7 @@ pytestmark = pytest.mark.mpi
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SRC = os.path.join(HERE, "..", "..", "src")
-CHECK = os.path.join(HERE, "check_dist.py")
+CHECK = os.path.join(HERE, "check_distributed.py")
 MPIEXEC = shutil.which("mpiexec", path=os.path.dirname(sys.executable) + os.pathsep
                        + os.environ.get("PATH", ""))
 SCALE = 11
@@ -81,7 +81,7 @@ def test_same_edges_for_every_process_count(checks):
 _GATHER_EDGES = """
 import sys
 import numpy as np
-from pygraph500.dist import generate_local, world
+from pygraph500.distributed import generate_local, world
 comm = world()
 e = generate_local(comm, 11, 16, (4, 9))
 src, _ = comm.allgatherv(e.src)

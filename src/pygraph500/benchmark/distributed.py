@@ -1,20 +1,20 @@
 """The Graph500 run loop on P processes (``mpiexec -n P graph500 run``): thesis chapter 4.
 
 Rank r generates its own range of the edge list, kernel 1 sends every tuple to the owners of
-its endpoints (``dist.build_dist``), roots are chosen once by the reference rule (the same
+its endpoints (``distributed.build_dist``), roots are chosen once by the reference rule (the same
 on every rank and the same as the embedded run's), and every search is the 1D distributed
-BFS of ``dist.bfs`` followed by the distributed validation. Times are the slowest rank's
+BFS of ``distributed.bfs`` followed by the distributed validation. Times are the slowest rank's
 (each phase starts after a barrier). Only rank 0 reports progress.
 
 The run's result is a ``BenchmarkResult`` like the embedded one (the same official block,
 ``num_mpi_processes: P``); each search's ``levels`` hold the sums over the ranks in the
 embedded fields (frontier, edges_examined, discovered, time) plus the distributed ones of
-``dist.LEVEL_FIELDS`` and, under ``per_rank``, every rank's values.
+``distributed.LEVEL_FIELDS`` and, under ``per_rank``, every rank's values.
 
 With ``--backend gpu`` every rank runs its searches on the GPU of its node-local rank
-(``dist.array_bfs``; kernel 1 runs on the CPU and its CSR is copied to the device inside the
+(``distributed.array_bfs``; kernel 1 runs on the CPU and its CSR is copied to the device inside the
 timed construction), exchanging device arrays directly or staged through host memory
-(``dist.device``); ``auto`` does so when every rank has a GPU.
+(``distributed.device``); ``auto`` does so when every rank has a GPU.
 """
 from __future__ import annotations
 
@@ -27,11 +27,11 @@ import numpy as np
 from ..backend.arrays import ArrayBackend, get_backend
 from ..backend.memory import BASELINE_BYTES, require_memory
 from ..backend.threads import set_threads
-from ..dist import (DEFAULT_DIST_ALGORITHM, DEFAULT_PRUNE, DIST_ALGORITHMS, LEVEL_FIELDS,
+from ..distributed import (DEFAULT_DIST_ALGORITHM, DEFAULT_PRUNE, DIST_ALGORITHMS, LEVEL_FIELDS,
                     DistSearcher, Partition1D, build_dist, generate_local, vertex_dtype)
-from ..dist.array_bfs import DistArraySearcher, device_graph, estimate_device_bytes
-from ..dist.device import DeviceExchange
-from ..dist.validate import count_component_edges_dist, validate_dist
+from ..distributed.array_bfs import DistArraySearcher, device_graph, estimate_device_bytes
+from ..distributed.device import DeviceExchange
+from ..distributed.validate import count_component_edges_dist, validate_dist
 from ..bfs.types import DIRECTIONS
 from ..errors import InputError
 from ..generator import kronecker
@@ -168,8 +168,8 @@ def _has_neighbour(comm, part: Partition1D, degree: np.ndarray):
 
 
 class _Engine:
-    """The run's searcher kind: compiled on the CPU (``dist.bfs``) or arrays on each rank's
-    device (``dist.array_bfs``), with the graph where that searcher wants it."""
+    """The run's searcher kind: compiled on the CPU (``distributed.bfs``) or arrays on each rank's
+    device (``distributed.array_bfs``), with the graph where that searcher wants it."""
 
     def __init__(self, comm, backend: ArrayBackend, prune: str, algorithm: str):
         self.comm, self.backend, self.prune, self.algorithm = comm, backend, prune, algorithm

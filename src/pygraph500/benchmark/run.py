@@ -52,7 +52,7 @@ class RunConfig:
     input: str | None = None          # a user's edge list instead of the generator
     input_format: str | None = None   # io.FORMATS name; default from the file name
     num_vertices: int | None = None   # the input's vertex count (ids below it, no relabelling)
-    prune: str | None = None          # distributed engine: dist.PRUNE_MODES (None: its default)
+    prune: str | None = None          # distributed engine: distributed.PRUNE_MODES (None: its default)
     backend: str = "cpu"              # backend.arrays.BACKENDS: where kernel 1 and the BFS run
 
     def check(self, distributed: bool = False) -> None:
@@ -77,7 +77,7 @@ class RunConfig:
             if self.sort_vertices:
                 raise InputError("--sort-vertices runs on the CPU backend only")
         if self.prune is not None:
-            from ..dist.bfs import PRUNE_MODES
+            from ..distributed.bfs import PRUNE_MODES
 
             if self.prune not in PRUNE_MODES:
                 raise InputError(f"--prune must be one of {', '.join(PRUNE_MODES)}; got "

@@ -15,7 +15,7 @@ from numba import njit
 
 from ..graph.types import CSRGraph
 from . import steps
-from ._common import check_root
+from .types import check_root
 from .steps import (bu_step, end_search, log_level, log_room, log_start, mark_root,
                     unvisited_bitmap)
 from .types import BOTTOM_UP, BFSResult

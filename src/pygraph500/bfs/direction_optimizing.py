@@ -25,8 +25,9 @@ from numba import njit
 from ..errors import InputError
 from ..graph.types import CSRGraph
 from . import steps
-from ._common import check_root
-from .steps import (bitmap_to_queue, bu_step, end_search, go_bottom_up, log_close, log_level,
+from .types import check_root
+from ..primitives.direction import go_bottom_up
+from .steps import (bitmap_to_queue, bu_step, end_search, log_close, log_level,
                     log_room, log_start, mark_root, queue_to_bitmap, td_parallel, td_serial,
                     unvisited_bitmap)
 from .types import BOTTOM_UP, TOP_DOWN, BFSResult

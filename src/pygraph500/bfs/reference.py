@@ -12,7 +12,7 @@ from numba import njit
 
 from ..graph.types import CSRGraph, index_dtype
 from . import steps
-from ._common import check_root
+from .types import check_root
 from .steps import log_close, log_level, log_room, log_start
 from .types import TOP_DOWN, BFSResult
 

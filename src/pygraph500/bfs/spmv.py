@@ -20,7 +20,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from ..graph.types import CSRGraph, index_dtype
-from ._common import check_root
+from .types import check_root
 from .types import TOP_DOWN, BFSResult, LevelTable
 
 __all__ = ["bfs_spmv"]

@@ -63,14 +63,14 @@ import numpy as np
 from numba import njit, prange
 
 from ..graph.types import index_dtype
-from ._common import clock_ns, cttz, fetch_add, fetch_or, popcount
+from ..primitives import clock_ns, cttz, fetch_add, fetch_or, popcount
+from ..primitives.direction import go_bottom_up
 from .types import TOP_DOWN, LevelTable
 
 __all__ = [
     "SERIAL_WORK", "BUF", "TIME_GRAIN", "new_search", "new_log", "log_table", "new_bitmap",
     "new_frontier_bitmaps",
     "mark_root", "log_start", "log_room", "log_close", "log_level", "finish", "end_search",
-    "go_bottom_up",
     "td_serial", "td_parallel", "tdb_serial", "tdb_parallel", "bu_step",
     "queue_to_bitmap", "unvisited_bitmap", "bitmap_to_queue",
 ]
@@ -261,16 +261,6 @@ def end_search(parent, depth, visited, nthreads, stats, dirs, batches, state):
     log_close(batches, state)
     finish(parent, depth, visited, nthreads)
     return stats, dirs, batches
-
-
-@njit(cache=True)
-def go_bottom_up(nf, prev_nf, m_f, m_u, alpha):
-    """Beamer's top-down -> bottom-up test: the frontier is growing and m_f > m_u / alpha.
-
-    Never when no unvisited vertex has an edge (m_u == 0: the next level finds nothing, and
-    top-down finds that out in O(m_f), bottom-up in O(N)).
-    """
-    return nf > prev_nf and m_u > 0 and m_f * alpha > m_u
 
 
 # ---- top-down with queues ----------------------------------------------------------------

@@ -16,7 +16,7 @@ from numba import njit
 
 from ..graph.types import CSRGraph
 from . import steps
-from ._common import check_root
+from .types import check_root
 from .steps import (end_search, log_close, log_level, log_room, log_start, mark_root, td_parallel,
                     td_serial)
 from .types import TOP_DOWN, BFSResult

@@ -12,7 +12,10 @@ from dataclasses import dataclass, field, asdict
 
 import numpy as np
 
-__all__ = ["LevelStats", "LevelTable", "BFSResult", "TOP_DOWN", "BOTTOM_UP", "DIRECTIONS"]
+from ..errors import InputError
+
+__all__ = ["LevelStats", "LevelTable", "BFSResult", "TOP_DOWN", "BOTTOM_UP", "DIRECTIONS",
+           "check_root"]
 
 # Direction codes of LevelTable.direction_code.
 TOP_DOWN = 0
@@ -288,3 +291,17 @@ class BFSResult:
     root: int
     depth: np.ndarray | None = None
     levels: LevelTable | list[LevelStats] = field(default_factory=LevelTable)
+
+
+def check_root(graph, root) -> int:
+    """The root as a Python int; InputError when it is not a vertex of the graph."""
+    try:
+        r = operator.index(root)
+    except TypeError:
+        raise InputError(f"BFS root must be an integer vertex label, got {root!r}") from None
+    if not 0 <= r < graph.num_vertices:
+        raise InputError(
+            f"BFS root {r} is not a vertex: the graph has {graph.num_vertices} vertices "
+            f"(labels 0..{graph.num_vertices - 1})"
+        )
+    return r

@@ -13,7 +13,8 @@ import numpy as np
 
 from ..types import BOTTOM_UP
 from .search import prepare, top_down_level
-from .steps import LevelRecorder, bottom_up_step, finish_result, new_parent
+from ...primitives.arrays import bottom_up_step
+from .steps import LevelRecorder, finish_result, new_parent
 
 __all__ = ["bfs_direction_optimizing_array"]
 

@@ -27,9 +27,9 @@ from __future__ import annotations
 import numpy as np
 
 from ...backend.arrays import ArrayBackend, get_backend
-from .._common import check_root
-from .steps import (LevelRecorder, as_backend_graph, check_memory, claim, finish_result,
-                    gather, new_parent, queue_offsets, sort_unique)
+from ..types import check_root
+from ...primitives.arrays import claim, gather, queue_offsets, sort_unique
+from .steps import LevelRecorder, as_backend_graph, check_memory, finish_result, new_parent
 
 __all__ = ["bfs_gpu_queue", "bfs_sort_unique", "bfs_bitmap_filter", "bfs_frontier_mask",
            "resolve_backend", "prepare", "top_down_level"]

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-from ..bfs._common import popcount
+from ..primitives import popcount
 from ..errors import InputError
 from ..graph.build import sort_dedup_rows
 from .generate import LocalEdges

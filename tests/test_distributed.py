@@ -10,17 +10,17 @@ from contextlib import redirect_stderr
 import numpy as np
 import pytest
 
-import pygraph500.dist.bfs as dbfs
+import pygraph500.distributed.bfs as dbfs
 from pygraph500 import build_csr, choose_roots, kronecker, validate
 from pygraph500.bfs import ALGORITHMS
 from pygraph500.benchmark import RunConfig
 from pygraph500.benchmark.distributed import (check_distributed, combine_levels,
                                               estimate_rank_bytes, run_distributed)
 from pygraph500.benchmark.roots import choose_roots_with
-from pygraph500.dist import (DIST_ALGORITHMS, LEVEL_FIELDS, PRUNE_MODES, DistSearcher,
+from pygraph500.distributed import (DIST_ALGORITHMS, LEVEL_FIELDS, PRUNE_MODES, DistSearcher,
                              Partition1D, SerialComm, ThreadComm, abort_on_error, build_dist,
                              collective_check, edge_range, generate_local)
-from pygraph500.dist.validate import count_component_edges_dist, validate_dist
+from pygraph500.distributed.validate import count_component_edges_dist, validate_dist
 from pygraph500.errors import InputError, ResourceError
 from pygraph500.report import format_dist_levels
 from pygraph500.validate import count_component_edges
@@ -192,7 +192,7 @@ def test_kernel1_gives_the_embedded_rows(size, graph):
 
 
 def test_kernel1_in_many_rounds(graph, monkeypatch):
-    import pygraph500.dist.build as dbuild
+    import pygraph500.distributed.build as dbuild
 
     monkeypatch.setattr(dbuild, "BUILD_CHUNK", 1000)
     _, csr, _ = graph
@@ -202,7 +202,7 @@ def test_kernel1_in_many_rounds(graph, monkeypatch):
 
 
 def test_kernel1_rejects_bad_labels():
-    from pygraph500.dist.generate import LocalEdges
+    from pygraph500.distributed.generate import LocalEdges
 
     bad = LocalEdges(np.array([0, 5]), np.array([1, 16]), 0, 2, 16)
     with pytest.raises(InputError, match="edge tuple 1"):

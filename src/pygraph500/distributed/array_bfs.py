@@ -7,7 +7,7 @@ the GPU of its node-local rank) and runs Algorithm 4 with whole-array steps of
 1. **expand** (4.3.2 A-B): ``queue_offsets`` and ``gather`` make the next-level frontier
    (NLF, global neighbour ids) with its parent payload (the queued vertex's global id), one
    work item per entry; entries this rank owns and has visited are dropped on the spot.
-2. **prune** by ``prune`` (as in ``dist.bfs``): ``sort-unique`` sorts (owner, local id,
+2. **prune** by ``prune`` (as in ``distributed.bfs``): ``sort-unique`` sorts (owner, local id,
    parent) packed in one 64-bit key and keeps the first of each vertex, which also groups the
    entries by owner; ``none`` only groups them by owner (every copy is sent); ``bitmap``
    drops the vertices this rank has sent before in the search (a per-vertex mask) and keeps
@@ -18,10 +18,10 @@ the GPU of its node-local rank) and runs Algorithm 4 with whole-array steps of
 4. **filter**: the own block and the received rows drop visited vertices; ``claim`` keeps
    one row per vertex, which sets its parent and joins the next queue.
 
-``direction-optimizing`` runs bottom-up levels by the same switch as ``dist.bfs``
+``direction-optimizing`` runs bottom-up levels by the same switch as ``distributed.bfs``
 (``LevelLoop``): the ranks allgather their frontier masks (packed to bits, through the same
 exchange) and each finds parents for its own unvisited vertices with ``bottom_up_step``.
-The statistics are ``dist.LEVEL_FIELDS``, so reports and ``--levels`` are the CPU engine's.
+The statistics are ``distributed.LEVEL_FIELDS``, so reports and ``--levels`` are the CPU engine's.
 """
 from __future__ import annotations
 
@@ -30,7 +30,7 @@ import time
 
 import numpy as np
 
-from ..bfs.array.steps import bottom_up_step, claim, gather, queue_offsets
+from ..primitives.arrays import bottom_up_step, claim, gather, queue_offsets
 from .bfs import DEFAULT_DIST_ALGORITHM, DEFAULT_PRUNE, LevelLoop, check_modes
 from .build import DistGraph
 from .device import DeviceExchange

@@ -3,7 +3,7 @@
 Every rank generates its edge range, builds, searches with every algorithm and pruning mode,
 validates distributed; rank 0 also gathers the edges and parents and checks them with the
 embedded code (the oracle). Rank 0 prints one JSON line with what it found.
-    python check_dist.py SCALE NROOTS
+    python check_distributed.py SCALE NROOTS
 """
 import hashlib
 import json
@@ -14,9 +14,9 @@ import numpy as np
 from pygraph500 import EdgeList, build_csr, choose_roots, validate
 from pygraph500.benchmark.distributed import _has_neighbour
 from pygraph500.benchmark.roots import choose_roots_with
-from pygraph500.dist import (DIST_ALGORITHMS, PRUNE_MODES, DistSearcher, abort_on_error,
+from pygraph500.distributed import (DIST_ALGORITHMS, PRUNE_MODES, DistSearcher, abort_on_error,
                              build_dist, generate_local, world)
-from pygraph500.dist.validate import validate_dist
+from pygraph500.distributed.validate import validate_dist
 
 
 def gather(comm, local, n):
@@ -45,7 +45,7 @@ def broken(parent, root, depth):
 def main():
     scale, nroots = int(sys.argv[1]), int(sys.argv[2])
     comm = world(force=True)
-    with abort_on_error(comm, "check_dist"):
+    with abort_on_error(comm, "check_distributed"):
         edges = generate_local(comm, scale)
         n = edges.num_vertices
         src, _ = comm.allgatherv(edges.src)

@@ -50,8 +50,8 @@ import numba
 import numpy as np
 from numba import njit, prange
 
-from ..bfs._common import cttz, fetch_or
-from ..bfs.steps import go_bottom_up
+from ..primitives import cttz, fetch_or
+from ..primitives.direction import ALPHA, BETA, go_bottom_up
 from ..errors import InputError
 from .build import DistGraph
 from .partition import vertex_dtype
@@ -67,8 +67,6 @@ DEFAULT_PRUNE = "sort-unique"
 DIST_ALGORITHMS = ("topdown-queue", "direction-optimizing")
 DEFAULT_DIST_ALGORITHM = "direction-optimizing"
 # Beamer's switching parameters, the embedded direction-optimizing defaults.
-ALPHA = 15.0
-BETA = 18.0
 
 # Per level and per rank. Counts are entries (vertex, parent pairs); bytes are message bytes.
 LEVEL_FIELDS = (
@@ -402,7 +400,7 @@ def check_modes(prune: str, algorithm: str) -> None:
 
 class LevelLoop:
     """The level loop of every distributed searcher (compiled here, array in
-    ``dist.array_bfs``): top-down or bottom-up levels by Beamer's switch, the termination
+    ``distributed.array_bfs``): top-down or bottom-up levels by Beamer's switch, the termination
     allreduce and the per-level statistics. A searcher provides ``_start(root)`` -> (parent,
     queue length, root degree on this rank), ``_top_down_level`` and ``_bottom_up_level``
     (parent, qlen) -> (LEVEL_FIELDS row, vertices found, their degree sum), and
