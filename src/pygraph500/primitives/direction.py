@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from numba import njit
 
-__all__ = ["ALPHA", "BETA", "go_bottom_up"]
+__all__ = ["ALPHA", "BETA", "go_bottom_up", "go_top_down"]
 
 ALPHA = 15.0  # Beamer's defaults
 BETA = 18.0
@@ -20,3 +20,11 @@ def go_bottom_up(nf, prev_nf, m_f, m_u, alpha):
     top-down finds that out in O(m_f), bottom-up in O(N)).
     """
     return nf > prev_nf and m_u > 0 and m_f * alpha > m_u
+
+
+@njit(cache=True)
+def go_top_down(nf, prev_nf, n, beta, m_f, m_u, alpha):
+    """Beamer's bottom-up -> top-down test after a bottom-up level: the frontier is small
+    (nf <= N / beta) and either shrinking or no longer worth bottom-up (the top-down test
+    fails). Never when the frontier is empty (the search is over)."""
+    return nf > 0 and nf <= n / beta and (nf < prev_nf or not (m_u > 0 and m_f * alpha > m_u))
