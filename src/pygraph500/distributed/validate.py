@@ -1,4 +1,4 @@
-"""Distributed validation: the Graph500 rules of ``validate.py``, each checked where the data
+"""Distributed validation: the Graph500 rules of ``validate/``, each checked where the data
 lives, with the same rule names, the same order and the same first offender (the smallest
 vertex label or global edge index).
 
@@ -25,8 +25,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..errors import InputError
-from ..validate import ValidationReport
+from ..validate import ValidationReport, rules
 from .generate import LocalEdges
 from .partition import Partition1D, fetch, vertex_dtype
 
@@ -34,10 +33,6 @@ __all__ = ["validate_dist", "count_component_edges_dist", "CYCLE_WALK", "EDGE_CH
 
 CYCLE_WALK = 4096   # longest parent cycle walked to name its smallest vertex
 EDGE_CHUNK = 1 << 20  # tuples per exchange round of the edge pass
-
-
-def _invalid(rule: str, message: str, **kw) -> ValidationReport:
-    return ValidationReport(valid=False, rule=rule, message=f"{rule}: {message}", **kw)
 
 
 def _first(comm, key: int, info):
@@ -62,16 +57,11 @@ def validate_dist(comm, part: Partition1D, edges: LocalEdges, parent, root: int)
     report on every rank; ``depth`` is not gathered (None)."""
     n = part.num_vertices
     none = n  # "no offender" for vertex keys
-    root = int(root)
-    if not 0 <= root < n:
-        raise InputError(f"root {root} is outside [0, {n})")
-    parent = np.asarray(parent)
-    if parent.ndim != 1 or parent.dtype.kind not in "iu":
-        raise InputError(f"parent: expected a 1-D integer array, got shape {parent.shape} dtype "
-                         f"{parent.dtype}")
+    root = rules.check_root(root, n)
+    parent = rules.check_parent_array(parent)
     total = int(comm.allreduce(int(parent.shape[0])))
     if not comm.allreduce(int(parent.shape[0] == part.num_local), "min"):
-        return _invalid("parent-length", f"parent has {total} entries, the graph has {n} vertices")
+        return rules.parent_length(total, n)
     parent = np.ascontiguousarray(parent, dtype=np.int64)
     gid = part.global_ids()
 
@@ -81,12 +71,10 @@ def validate_dist(comm, part: Partition1D, edges: LocalEdges, parent, root: int)
     k = int(gid[bad].min()) if bad.any() else none
     k, p = _first(comm, k, int(parent[k // part.size]) if k < none else None)
     if k < none:
-        return _invalid("parent-range", f"vertex {k} has parent {p}, outside {{-1}} and [0, {n})",
-                        vertex=k, num_visited=num_visited)
+        return rules.parent_range(k, p, n, num_visited=num_visited)
     proot = _value_at(comm, part, parent, root)
     if proot != root:
-        return _invalid("root-self-parent", f"root {root} has parent {proot}, expected {root}",
-                        vertex=root, num_visited=num_visited)
+        return rules.root_self_parent(root, proot, num_visited=num_visited)
 
     reached = parent != -1
     pp = fetch(comm, np.where(reached, parent, -1), lambda loc, _: parent[loc])
@@ -94,9 +82,7 @@ def validate_dist(comm, part: Partition1D, edges: LocalEdges, parent, root: int)
     k = int(gid[bad].min()) if bad.any() else none
     k, p = _first(comm, k, int(parent[k // part.size]) if k < none else None)
     if k < none:
-        return _invalid("parent-visited",
-                        f"vertex {k} has parent {p}, but vertex {p} is unreached (parent -1)",
-                        vertex=k, num_visited=num_visited)
+        return rules.parent_visited(k, p, num_visited=num_visited)
 
     depth, anc, start = _pointer_jump(comm, part, parent, reached, root)
     if start < none:
@@ -112,27 +98,14 @@ def validate_dist(comm, part: Partition1D, edges: LocalEdges, parent, root: int)
     k = int(gid[bad].min()) if bad.any() else none
     k, p = _first(comm, k, int(parent[k // part.size]) if k < none else None)
     if k < none:
-        return _invalid("tree-edge-in-graph", f"tree edge ({k}, parent {p}) is not an input edge",
-                        vertex=k, edge=(k, p), **common)
+        return rules.tree_edge_in_graph(k, p, **common)
     (i, info) = bad_level
     if info is not None:
-        u, v, du, dv = info
-        return _invalid("edge-levels",
-                        f"input edge #{i} ({u}, {v}) joins levels {du} and {dv}; they differ by "
-                        f"more than 1", vertex=u, edge=(u, v), edge_index=i, **common)
+        return rules.edge_levels(i, *info, **common)
     (i, info) = bad_comp
     if info is not None:
-        u, v, du, dv = info
-        inside, outside, din = (u, v, du) if du >= 0 else (v, u, dv)
-        return _invalid("component",
-                        f"input edge #{i} ({u}, {v}) joins reached vertex {inside} (level {din}) "
-                        f"and unreached vertex {outside}",
-                        vertex=outside, edge=(u, v), edge_index=i, **common)
-    return ValidationReport(
-        valid=True, rule=None,
-        message=(f"valid: root {root}, {num_visited} vertices reached, max depth {max_depth}, "
-                 f"nedge {nedge}"),
-        nedge=nedge, num_self_loops=nself, num_visited=num_visited, max_depth=max_depth)
+        return rules.component(i, *info, **common)
+    return rules.valid_report(root, num_visited, max_depth, nedge, num_self_loops=nself)
 
 
 def _pointer_jump(comm, part, parent, reached, root):
@@ -169,13 +142,11 @@ def _cycle_report(comm, part, parent, anc, start, root, num_visited):
         length += 1
         x = _value_at(comm, part, parent, x)
     if x == c:
-        text = (f"they enter a cycle of length {length} through vertex {low} "
-                f"(parent {_value_at(comm, part, parent, low)})")
+        text = rules.cycle_text(length, low, _value_at(comm, part, parent, low))
     else:
         low = start
         text = f"they enter a cycle longer than {CYCLE_WALK}"
-    return _invalid("no-cycles", f"parent pointers from vertex {start} never reach root {root}: "
-                    f"{text}", vertex=int(low), num_visited=num_visited)
+    return rules.no_cycles(start, root, text, low, num_visited=num_visited)
 
 
 @njit(cache=True)
@@ -261,8 +232,7 @@ def _edge_pass(comm, part, edges: LocalEdges, parent, depth, found):
     out_of_range = (src < 0) | (src >= n) | (dst < 0) | (dst >= n)
     if out_of_range.any():
         i = int(np.argmax(out_of_range))
-        raise InputError(f"input edge #{edges.start + i} ({int(src[i])}, {int(dst[i])}) has an "
-                         f"endpoint outside [0, {n})")
+        raise rules.edge_outside(edges.start + i, int(src[i]), int(dst[i]), n)
     itype = vertex_dtype(n)
     top = int(comm.allreduce(int(depth.max()) if depth.size else 0, "max"))
     ddt = next(dt for dt in (np.int8, np.int16, np.int32, np.int64) if top <= np.iinfo(dt).max)

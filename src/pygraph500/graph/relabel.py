@@ -15,12 +15,15 @@ from .types import CSRGraph
 
 @njit(cache=True, parallel=True)
 def _to_original(parent, depth, original_label, new_label, parent_out, depth_out):
-    """Gather form (random reads, sequential writes): v's answer is row new_label[v]'s."""
+    """Gather form (random reads, sequential writes): v's answer is row new_label[v]'s. An
+    empty ``depth_out``: no depths wanted (none read, none written)."""
+    keep_depth = depth_out.shape[0] != 0
     for v in prange(parent.shape[0]):
         i = new_label[v]
         p = parent[i]
         parent_out[v] = original_label[p] if p >= 0 else -1
-        depth_out[v] = depth[i]
+        if keep_depth:
+            depth_out[v] = depth[i]
 
 
 def search_in_original_labels(bfs, graph: CSRGraph, root: int, **options):
@@ -29,9 +32,10 @@ def search_in_original_labels(bfs, graph: CSRGraph, root: int, **options):
         return bfs(graph, root, **options)
     result = bfs(graph, int(graph.new_label[root]), **options)
     parent = np.empty_like(result.parent)
-    # Without a depth array, the parent array stands in for it (and the copy is dropped).
-    depth_in = result.depth if result.depth is not None else result.parent
-    depth = np.empty_like(depth_in)
+    if result.depth is None:  # depths not asked for: nothing N-sized allocated for them
+        depth_in = depth = np.empty(0, dtype=result.parent.dtype)
+    else:
+        depth_in, depth = result.depth, np.empty_like(result.depth)
     _to_original(result.parent, depth_in, graph.original_label, graph.new_label, parent, depth)
     result.parent, result.root = parent, root
     if result.depth is not None:

@@ -1,0 +1,201 @@
+"""The embedded validator: ``validate(edges, parent, root)`` checks a BFS parent array against
+the Graph500 rules of ``rules`` in their order and reports the first one broken.
+
+Depths come from the parent pointers (pointer jumping, as the reference
+``makedepthmapforbfs``), unless the caller passes the BFS's own ``depth`` claim. Cost: a few
+parallel passes over the vertices (O(N log depth) for depths) and one over the edge tuples.
+"""
+from __future__ import annotations
+
+from contextlib import contextmanager
+from typing import TYPE_CHECKING
+
+import numba
+import numpy as np
+
+from ..errors import InputError
+from . import kernels, rules
+from .rules import ValidationReport
+
+if TYPE_CHECKING:  # only for annotations: validate needs .src, .dst, .num_vertices
+    from ..graph.types import EdgeList
+
+__all__ = ["validate", "check", "count_component_edges"]
+
+# Below this many vertices + tuples the kernels run on one thread: waking a pool costs more
+# than the work (with the OpenMP layer and its default wait policy, milliseconds per region).
+PARALLEL_MIN = 1 << 17
+
+
+def check(edges: "EdgeList", parent, root: int, depth=None) -> ValidationReport:
+    """``validate`` that raises ValidationError (with ``.report``) when the tree is invalid."""
+    return validate(edges, parent, root, depth=depth).raise_if_invalid()
+
+
+def _narrow(level: np.ndarray) -> np.ndarray:
+    """The level array in the narrowest signed dtype that holds it (fewer cache misses)."""
+    top = int(level.max()) if level.size else 0
+    for dt in (np.int8, np.int16, np.int32):
+        if top <= np.iinfo(dt).max:
+            return level.astype(dt)
+    return level
+
+
+def _as_int64(a, what: str) -> np.ndarray:
+    a = np.asarray(a)
+    if a.ndim != 1:
+        raise InputError(f"{what}: expected a 1-D array, got shape {a.shape}")
+    if a.dtype.kind not in "iu":
+        raise InputError(f"{what}: expected an integer array, got dtype {a.dtype}")
+    return np.ascontiguousarray(a, dtype=np.int64)
+
+
+def _compute_depth(parent: np.ndarray, root: int):
+    """Depth by pointer jumping, O(N log depth); needs every reached vertex's parent reached.
+
+    Returns (depth, -1, -1), or (None, v, c) where v is the smallest reached vertex whose
+    pointers never reach the root and c a vertex on the cycle they run into."""
+    n = parent.shape[0]
+    anc = np.empty(n, np.int64)
+    dist = np.empty(n, np.int64)
+    anc2 = np.empty(n, np.int64)
+    dist2 = np.empty(n, np.int64)
+    kernels.init_jump(parent, root, anc, dist)
+    steps = 1  # anc[v] is `steps` pointer hops above v (or the root)
+    active = 1
+    while active and steps < n:
+        active = kernels.jump_round(anc, dist, anc2, dist2, root)
+        anc, anc2, dist, dist2 = anc2, anc, dist2, dist
+        steps *= 2
+    if active:
+        # every unrooted vertex is >= N hops from where it started: anc[v] lies on a cycle
+        v = kernels.first_unrooted(anc, root)
+        if v >= 0:
+            return None, v, int(anc[v])
+    return dist, -1, -1
+
+
+def count_component_edges(edges: "EdgeList", parent) -> int:
+    """The TEPS numerator without validating: tuples with both ends reached (parent != -1),
+    duplicates counted, self-loops not (TEPS_COUNTING_RULE). Equals ``validate(...).nedge``
+    for a valid tree; one pass over the tuples."""
+    n = int(edges.num_vertices)
+    src = _as_int64(edges.src, "edges.src")
+    dst = _as_int64(edges.dst, "edges.dst")
+    parent = np.asarray(parent)
+    if parent.ndim != 1 or parent.shape[0] != n:
+        raise InputError(f"parent: expected {n} entries, got shape {parent.shape}")
+    reached = (parent != -1).astype(np.uint8)
+    with _threads_for(n + src.shape[0]):
+        count, bad = kernels.count_pass(src, dst, reached)
+    if bad < src.shape[0]:
+        i = int(bad)
+        raise rules.edge_outside(i, int(src[i]), int(dst[i]), n)
+    return int(count)
+
+
+@contextmanager
+def _threads_for(size: int):
+    if size >= PARALLEL_MIN:
+        yield
+        return
+    old = numba.get_num_threads()
+    numba.set_num_threads(1)
+    try:
+        yield
+    finally:
+        numba.set_num_threads(old)
+
+
+def validate(edges: "EdgeList", parent, root: int, depth=None) -> ValidationReport:
+    """Check a BFS parent array against the Graph500 rules (see the module docstring).
+
+    ``parent``: any integer dtype, -1 where not reached. ``depth`` (optional): the BFS's own
+    level claim; when given, the level rules use it (masked to reached vertices) and
+    ``root-depth`` / ``tree-edge-levels`` check it. Raises InputError for input that is not a
+    BFS result at all (non-integer arrays, root or edge endpoints outside ``[0, N)``).
+    """
+    with _threads_for(int(edges.num_vertices) + len(edges.src)):
+        return _validate(edges, parent, root, depth)
+
+
+def _validate(edges, parent, root, depth) -> ValidationReport:
+    n = int(edges.num_vertices)
+    src = _as_int64(edges.src, "edges.src")
+    dst = _as_int64(edges.dst, "edges.dst")
+    root = rules.check_root(root, n)
+    parent_in = rules.check_parent_array(parent)
+    if parent_in.shape[0] != n:
+        return rules.parent_length(parent_in.shape[0], n)
+    if parent_in.dtype.kind == "u" and parent_in.dtype.itemsize == 8 and n:
+        big = parent_in > np.iinfo(np.int64).max  # would wrap negative as int64
+        if big.any():
+            v = int(np.argmax(big))
+            return rules.parent_range(v, int(parent_in[v]), n)
+    parent = np.ascontiguousarray(parent_in, dtype=np.int64)
+
+    bad_range, bad_visit, num_visited = kernels.parent_pass(parent)
+    num_visited = int(num_visited)
+    if bad_range < n:
+        v = int(bad_range)
+        return rules.parent_range(v, int(parent[v]), n, num_visited=num_visited)
+    if parent[root] != root:
+        return rules.root_self_parent(root, int(parent[root]), num_visited=num_visited)
+    if bad_visit < n:
+        v = int(bad_visit)
+        return rules.parent_visited(v, int(parent[v]), num_visited=num_visited)
+
+    tree_depth, start, on_cycle = _compute_depth(parent, root)
+    if tree_depth is None:
+        low, length = kernels.cycle_info(parent, on_cycle)
+        text = rules.cycle_text(length, int(low), int(parent[low]))
+        return rules.no_cycles(start, root, text, low, num_visited=num_visited)
+
+    if depth is None:
+        level = tree_depth
+    else:
+        claim = _as_int64(depth, "depth")
+        if claim.shape[0] != n:
+            raise InputError(f"depth: has {claim.shape[0]} entries, the graph has {n} vertices")
+        level = np.where(parent >= 0, claim, -1)
+        if claim[root] != 0:
+            return rules.root_depth(root, int(claim[root]), num_visited=num_visited,
+                                    depth=tree_depth)
+        # a reached vertex with a negative claimed level would read as unreached below
+        neg = (parent >= 0) & (claim < 0)
+        if neg.any():
+            v = int(np.argmax(neg))
+            p = int(parent[v])
+            return rules.tree_edge_levels(v, p, int(claim[v]), int(claim[p]),
+                                          num_visited=num_visited, depth=tree_depth)
+    if tree_depth[root] != 0:  # cannot happen with pointer-derived depths; kept as a guard
+        return rules.root_depth(root, int(tree_depth[root]), num_visited=num_visited,
+                                depth=tree_depth)
+
+    found = np.zeros(n, np.uint8)
+    fp = (parent & 0xFF).astype(np.uint8)
+    m = src.shape[0]
+    nedge, nself, bad_label, bad_level, bad_comp = kernels.edge_pass(src, dst, _narrow(level), fp,
+                                                              parent, found)
+    if bad_label < m:
+        i = int(bad_label)
+        raise rules.edge_outside(i, int(src[i]), int(dst[i]), n)
+    bad_tree, bad_tlevel, max_depth = kernels.tree_pass(level, parent, found, root)
+    common = dict(num_visited=num_visited, depth=tree_depth, max_depth=int(max_depth))
+    if bad_tree < n:
+        v = int(bad_tree)
+        return rules.tree_edge_in_graph(v, int(parent[v]), **common)
+    if bad_tlevel < n:
+        v = int(bad_tlevel)
+        p = int(parent[v])
+        return rules.tree_edge_levels(v, p, int(level[v]), int(level[p]), **common)
+    if bad_level < m:
+        i = int(bad_level)
+        u, v = int(src[i]), int(dst[i])
+        return rules.edge_levels(i, u, v, int(level[u]), int(level[v]), **common)
+    if bad_comp < m:
+        i = int(bad_comp)
+        u, v = int(src[i]), int(dst[i])
+        return rules.component(i, u, v, int(level[u]), int(level[v]), **common)
+    return rules.valid_report(root, num_visited, int(max_depth), int(nedge),
+                              num_self_loops=int(nself), depth=tree_depth)

@@ -1,0 +1,203 @@
+"""The compiled passes of the embedded validator (``bfs_tree``): each returns the first
+offender of its rules (smallest vertex label or edge index, whatever the thread count)."""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+__all__ = ["parent_pass", "init_jump", "jump_round", "first_unrooted", "cycle_info",
+           "edge_pass", "tree_pass", "count_pass", "NCHUNKS"]
+
+NCHUNKS = 512  # work split for the deterministic "first offender" reductions
+
+
+@njit(cache=True, parallel=True)
+def parent_pass(parent):
+    """First out-of-range parent, first reached vertex with an unreached parent, # reached."""
+    n = parent.shape[0]
+    nch = min(NCHUNKS, max(n, 1))
+    bad_range = np.full(nch, n, np.int64)
+    bad_visit = np.full(nch, n, np.int64)
+    counts = np.zeros(nch, np.int64)
+    for c in prange(nch):
+        lo = c * n // nch
+        hi = (c + 1) * n // nch
+        br = n
+        bv = n
+        cnt = 0
+        for v in range(lo, hi):
+            p = parent[v]
+            if p == -1:
+                continue
+            if p < 0 or p >= n:
+                if br == n:
+                    br = v
+                continue
+            cnt += 1
+            if parent[p] == -1 and bv == n:
+                bv = v
+        bad_range[c] = br
+        bad_visit[c] = bv
+        counts[c] = cnt
+    return bad_range.min(), bad_visit.min(), counts.sum()
+
+
+@njit(cache=True, parallel=True)
+def init_jump(parent, root, anc, dist):
+    n = parent.shape[0]
+    for v in prange(n):
+        p = parent[v]
+        anc[v] = p
+        dist[v] = -1 if p == -1 else 1
+    anc[root] = root
+    dist[root] = 0
+
+
+@njit(cache=True, parallel=True)
+def jump_round(anc, dist, anc2, dist2, root):
+    """One pointer-jumping step (double-buffered); returns # reached vertices not yet at root."""
+    n = anc.shape[0]
+    active = 0
+    for v in prange(n):
+        a = anc[v]
+        if a == -1 or a == root:
+            anc2[v] = a
+            dist2[v] = dist[v]
+        else:
+            aa = anc[a]
+            anc2[v] = aa
+            dist2[v] = dist[v] + dist[a]
+            if aa != root:
+                active += 1
+    return active
+
+
+@njit(cache=True)
+def first_unrooted(anc, root):
+    for v in range(anc.shape[0]):
+        if anc[v] != -1 and anc[v] != root:
+            return v
+    return -1
+
+
+@njit(cache=True)
+def cycle_info(parent, start):
+    """Smallest vertex and length of the parent cycle through ``start``."""
+    best = start
+    length = 1
+    x = parent[start]
+    while x != start:
+        if x < best:
+            best = x
+        length += 1
+        x = parent[x]
+    return best, length
+
+
+@njit(cache=True)
+def _edge_chunk(src, dst, lev, fp, parent, found, lo, hi):
+    """Serial body of edge_pass over tuples [lo, hi)."""
+    m = src.shape[0]
+    n = lev.shape[0]
+    ne = 0
+    ns = 0
+    bad_level = m
+    bad_comp = m
+    for i in range(lo, hi):
+        u = src[i]
+        v = dst[i]
+        if u < 0 or u >= n or v < 0 or v >= n:
+            return ne, ns, i, bad_level, bad_comp
+        du = np.int64(lev[u])
+        dv = np.int64(lev[v])
+        if du < 0 or dv < 0:
+            if (du >= 0 or dv >= 0) and bad_comp == m:
+                bad_comp = i
+            continue
+        if u == v:
+            ns += 1
+            continue
+        ne += 1
+        diff = du - dv
+        if (diff > 1 or diff < -1) and bad_level == m:
+            bad_level = i
+        # fp[x] = low byte of parent[x]: the 8 MB parent array is read only on a match
+        if fp[u] == (v & 0xFF) and found[u] == 0 and parent[u] == v:
+            found[u] = 1
+        if fp[v] == (u & 0xFF) and found[v] == 0 and parent[v] == u:
+            found[v] = 1
+    return ne, ns, m, bad_level, bad_comp
+
+
+@njit(cache=True, parallel=True)
+def edge_pass(src, dst, lev, fp, parent, found):
+    """One pass over the tuples. lev: level, -1 where unreached (narrowest int dtype, so the
+    randomly read arrays stay in cache); fp: low byte of each parent.
+
+    Returns (nedge, nself, first bad-label edge, first edge-levels edge, first component edge)
+    with M meaning "none". found[v] = 1 when some tuple is {v, parent[v]} (writes of 1 only,
+    so concurrent writers cannot change the verdict).
+    """
+    m = src.shape[0]
+    nch = min(NCHUNKS, max(m, 1))
+    out = np.empty((nch, 5), np.int64)
+    for c in prange(nch):
+        r = _edge_chunk(src, dst, lev, fp, parent, found, c * m // nch, (c + 1) * m // nch)
+        out[c, 0] = r[0]
+        out[c, 1] = r[1]
+        out[c, 2] = r[2]
+        out[c, 3] = r[3]
+        out[c, 4] = r[4]
+    return (out[:, 0].sum(), out[:, 1].sum(), out[:, 2].min(), out[:, 3].min(),
+            out[:, 4].min())
+
+
+@njit(cache=True, parallel=True)
+def tree_pass(level, parent, found, root):
+    """First reached v != root whose tree edge is not an input tuple, first tree edge whose
+    levels do not differ by exactly one (N means none), and the maximum level."""
+    n = level.shape[0]
+    nch = min(NCHUNKS, max(n, 1))
+    out = np.empty((nch, 3), np.int64)
+    for c in prange(nch):
+        be = n
+        bl = n
+        md = -1
+        for v in range(c * n // nch, (c + 1) * n // nch):
+            d = level[v]
+            if d > md:
+                md = d
+            p = parent[v]
+            if p == -1 or v == root:
+                continue
+            if found[v] == 0 and be == n:
+                be = v
+            if d != level[p] + 1 and bl == n:
+                bl = v
+        out[c, 0] = be
+        out[c, 1] = bl
+        out[c, 2] = md
+    return out[:, 0].min(), out[:, 1].min(), out[:, 2].max()
+
+
+@njit(cache=True, parallel=True)
+def count_pass(src, dst, reached):
+    """(# non-self-loop tuples with both ends reached, first tuple with a label outside
+    [0, N) or M)."""
+    m = src.shape[0]
+    n = reached.shape[0]
+    nch = min(NCHUNKS, max(m, 1))
+    out = np.empty((nch, 2), np.int64)
+    for c in prange(nch):
+        cnt = 0
+        bad = m
+        for i in range(c * m // nch, (c + 1) * m // nch):
+            u = src[i]
+            v = dst[i]
+            if u < 0 or u >= n or v < 0 or v >= n:
+                bad = i
+                break
+            cnt += reached[u] & reached[v] & (u != v)
+        out[c, 0] = cnt
+        out[c, 1] = bad
+    return out[:, 0].sum(), out[:, 1].min()
