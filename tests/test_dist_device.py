@@ -10,13 +10,13 @@ from pygraph500 import validate
 from pygraph500.backend.arrays import GPU_STANDIN, get_backend
 from pygraph500.benchmark import RunConfig
 from pygraph500.benchmark.distributed import check_distributed, run_distributed
-from pygraph500.distributed import (DIST_ALGORITHMS, PRUNE_MODES, DistSearcher, SerialComm, ThreadComm,
-                             build_dist, generate_local)
+from pygraph500.distributed import (DIST_ALGORITHMS, PRUNE_MODES, DistSearcher, SerialComm,
+                                    ThreadComm, build_dist, generate_local)
 from pygraph500.distributed.array_bfs import DistArraySearcher, device_graph, estimate_device_bytes
 from pygraph500.distributed.device import CUDA_AWARE, DeviceExchange, cuda_aware
 from pygraph500.errors import InputError, ResourceError
 
-from test_dist import SCALE, SIZES, gather_parent, graph  # noqa: F401,F811 - the fixture
+from test_distributed import SCALE, SIZES, gather_parent, graph  # noqa: F401,F811 - the fixture
 
 INT_FIELDS = ("queue", "nlf", "nlf_pruned", "local", "sent", "sent_bytes", "received",
               "received_bytes", "enqueued_local", "enqueued_received")

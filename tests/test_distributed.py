@@ -10,7 +10,7 @@ from contextlib import redirect_stderr
 import numpy as np
 import pytest
 
-import pygraph500.distributed.bfs as dbfs
+import pygraph500.distributed.search as dsearch
 from pygraph500 import build_csr, choose_roots, kronecker, validate
 from pygraph500.bfs import ALGORITHMS
 from pygraph500.benchmark import RunConfig
@@ -247,8 +247,8 @@ def test_bfs_trees_are_valid(size, prune, algorithm, graph):
 @pytest.mark.parametrize("pack,unique_bits", [(False, 15), (True, 2), (False, 3)])
 def test_bfs_general_paths(pack, unique_bits, graph, monkeypatch):
     """The unpacked (key, parent) arrays (graphs too large to pack) and many unique blocks."""
-    monkeypatch.setattr(dbfs, "PACK_PARENTS", pack)
-    monkeypatch.setattr(dbfs, "UNIQUE_BITS", unique_bits)
+    monkeypatch.setattr(dsearch, "PACK_PARENTS", pack)
+    monkeypatch.setattr(dsearch, "UNIQUE_BITS", unique_bits)
     edges, _, roots = graph
     for size in (1, 3):
         for parent, levels in ThreadComm.run(size, _search, roots, "sort-unique",

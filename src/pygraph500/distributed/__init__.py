@@ -1,18 +1,20 @@
-"""The distributed engine (DESIGN.md ``dist/``): communicators, the 1D partition, and the
+"""The distributed engine (DESIGN.md ``distributed/``): communicators, the 1D partition, and the
 distributed generation, kernel 1, BFS (thesis Algorithm 4 with sort-unique pruning) and
 validation, all written against ``Comm`` so they also run embedded on ``SerialComm``."""
-from .bfs import (DEFAULT_DIST_ALGORITHM, DEFAULT_PRUNE, DIST_ALGORITHMS, LEVEL_FIELDS,
-                  PRUNE_MODES, DistBFSResult, DistSearcher, bfs_dist)
 from .build import DistGraph, build_dist
 from .comm import (Comm, MPIComm, SerialComm, ThreadComm, abort_on_error, collective_check,
                    launched_rank, launched_size, world)
 from .generate import LocalEdges, generate_local
+from .level_loop import LEVEL_FIELDS, DistBFSResult
+from .modes import DEFAULT_DIST_ALGORITHM, DEFAULT_PRUNE, DIST_ALGORITHMS, PRUNE_MODES
 from .partition import Partition1D, bucket_by_owner, edge_range, fetch, vertex_dtype
+from .search import DistSearcher, bfs_dist
 
 __all__ = [
     "Comm", "SerialComm", "MPIComm", "ThreadComm", "world", "launched_rank", "launched_size",
     "abort_on_error", "collective_check",
     "Partition1D", "edge_range", "bucket_by_owner", "fetch", "vertex_dtype",
     "LocalEdges", "generate_local", "DistGraph", "build_dist",
-    "PRUNE_MODES", "DEFAULT_PRUNE", "DIST_ALGORITHMS", "DEFAULT_DIST_ALGORITHM", "LEVEL_FIELDS", "DistBFSResult", "DistSearcher", "bfs_dist",
+    "PRUNE_MODES", "DEFAULT_PRUNE", "DIST_ALGORITHMS", "DEFAULT_DIST_ALGORITHM",
+    "LEVEL_FIELDS", "DistBFSResult", "DistSearcher", "bfs_dist",
 ]

@@ -2,26 +2,27 @@
 
 Every rank holds its local CSR on its own device (``get_backend("gpu", local_rank=...)``:
 the GPU of its node-local rank) and runs Algorithm 4 with whole-array steps of
-``bfs.array.steps``, the same code on CuPy and, in CI, on NumPy standing in for the device:
+``primitives.arrays``, the same code on CuPy and, in CI, on NumPy standing in for the device:
 
 1. **expand** (4.3.2 A-B): ``queue_offsets`` and ``gather`` make the next-level frontier
    (NLF, global neighbour ids) with its parent payload (the queued vertex's global id), one
    work item per entry; entries this rank owns and has visited are dropped on the spot.
-2. **prune** by ``prune`` (as in ``distributed.bfs``): ``sort-unique`` sorts (owner, local id,
-   parent) packed in one 64-bit key and keeps the first of each vertex, which also groups the
-   entries by owner; ``none`` only groups them by owner (every copy is sent); ``bitmap``
-   drops the vertices this rank has sent before in the search (a per-vertex mask) and keeps
-   one entry per vertex with ``claim`` (a scatter of tickets, no sort).
+2. **prune** by ``prune`` (as in ``distributed.search``): ``sort-unique`` sorts (owner,
+   local id, parent) packed in one 64-bit key and keeps the first of each vertex, which also
+   groups the entries by owner; ``none`` only groups them by owner (every copy is sent);
+   ``bitmap`` drops the vertices this rank has sent before in the search (a per-vertex
+   mask) and keeps one entry per vertex with ``claim`` (a scatter of tickets, no sort).
 3. **exchange**: counts on the host, then the ``(local id at the owner, parent)`` rows with
    ``DeviceExchange.alltoallv``: device buffers handed to a CUDA-aware MPI, or staged through
    host memory.
 4. **filter**: the own block and the received rows drop visited vertices; ``claim`` keeps
    one row per vertex, which sets its parent and joins the next queue.
 
-``direction-optimizing`` runs bottom-up levels by the same switch as ``distributed.bfs``
-(``LevelLoop``): the ranks allgather their frontier masks (packed to bits, through the same
-exchange) and each finds parents for its own unvisited vertices with ``bottom_up_step``.
-The statistics are ``distributed.LEVEL_FIELDS``, so reports and ``--levels`` are the CPU engine's.
+``direction-optimizing`` runs bottom-up levels by the same switch as ``distributed.search``
+(``distributed.level_loop.LevelLoop``): the ranks allgather their frontier masks (packed to
+bits, through the same exchange) and each finds parents for its own unvisited vertices with
+``bottom_up_step``. The statistics are ``distributed.LEVEL_FIELDS``, so reports and
+``--levels`` are the CPU engine's.
 """
 from __future__ import annotations
 
@@ -31,9 +32,10 @@ import time
 import numpy as np
 
 from ..primitives.arrays import bottom_up_step, claim, gather, queue_offsets
-from .bfs import DEFAULT_DIST_ALGORITHM, DEFAULT_PRUNE, LevelLoop, check_modes
 from .build import DistGraph
 from .device import DeviceExchange
+from .level_loop import LevelLoop
+from .modes import DEFAULT_DIST_ALGORITHM, DEFAULT_PRUNE, check_modes
 from .partition import Partition1D, vertex_dtype
 
 __all__ = ["DistArraySearcher", "device_graph", "estimate_device_bytes"]
@@ -100,10 +102,10 @@ class DistArraySearcher(LevelLoop):
         self._parent, self.cand = parent, None
         if self.prune == "bitmap":
             self.sent[:] = False
-        if root % self.size != self.rank:
+        if self.graph.part.owner(root) != self.rank:
             self.queue = xp.zeros(0, dtype=np.int64)
             return parent, 0, 0
-        loc = root // self.size
+        loc = self.graph.part.local(root)
         parent[loc] = root
         self.queue = xp.full(1, loc, dtype=np.int64)
         return parent, 1, int(self.graph.indptr[loc + 1] - self.graph.indptr[loc])

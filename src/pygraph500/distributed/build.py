@@ -24,7 +24,8 @@ from ..primitives import popcount
 from ..errors import InputError
 from ..graph.build import sort_dedup_rows
 from .generate import LocalEdges
-from .partition import Partition1D, vertex_dtype
+from .partition import (Partition1D, block_starts, owner_local, owner_local_args,
+                        vertex_dtype)
 
 __all__ = ["DistGraph", "build_dist", "BUILD_CHUNK"]
 
@@ -63,16 +64,8 @@ class DistGraph:
         return np.diff(self.indptr)
 
 
-@njit(inline="always")
-def _owner_local(v, size, shift):
-    """(v % size, v // size); shift >= 0 when size is a power of two (no division)."""
-    if shift >= 0:
-        return v & (size - 1), v >> shift
-    return v % size, v // size
-
-
 @njit(cache=True)
-def _count_owners(src, dst, n, size, shift, counts):
+def _count_owners(src, dst, n, size, pow2, shift, mask, counts):
     """Entries per destination rank (both directions, self-loops skipped); the index of the
     first tuple with a label outside [0, n), or -1."""
     counts[:] = 0
@@ -82,30 +75,26 @@ def _count_owners(src, dst, n, size, shift, counts):
         if u < 0 or u >= n or v < 0 or v >= n:
             return i
         if u != v:
-            counts[_owner_local(u, size, shift)[0]] += 1
-            counts[_owner_local(v, size, shift)[0]] += 1
+            counts[owner_local(u, size, pow2, shift, mask)[0]] += 1
+            counts[owner_local(v, size, pow2, shift, mask)[0]] += 1
     return -1
 
 
 @njit(cache=True)
-def _pack(src, dst, size, shift, counts, out):
+def _pack(src, dst, size, pow2, shift, mask, counts, out):
     """Rows (local id at the owner, the other endpoint), grouped by owner in rank order."""
-    pos = np.empty(size, np.int64)
-    acc = 0
-    for r in range(size):
-        pos[r] = acc
-        acc += counts[r]
+    pos = block_starts(counts, size)[0]
     for i in range(src.shape[0]):
         u = src[i]
         v = dst[i]
         if u == v:
             continue
-        o, loc = _owner_local(u, size, shift)
+        o, loc = owner_local(u, size, pow2, shift, mask)
         k = pos[o]
         out[k, 0] = loc
         out[k, 1] = v
         pos[o] = k + 1
-        o, loc = _owner_local(v, size, shift)
+        o, loc = owner_local(v, size, pow2, shift, mask)
         k = pos[o]
         out[k, 0] = loc
         out[k, 1] = u
@@ -159,8 +148,8 @@ def build_dist(comm, edges: LocalEdges, *, compact_columns: bool = False) -> Dis
     src = np.ascontiguousarray(edges.src, dtype=np.int64)
     dst = np.ascontiguousarray(edges.dst, dtype=np.int64)
     counts = np.empty(size, dtype=np.int64)
-    shift = np.int64(size.bit_length() - 1 if size & (size - 1) == 0 else -1)
-    bad = _count_owners(src, dst, np.int64(n), np.int64(size), shift, counts)
+    split = owner_local_args(size)
+    bad = _count_owners(src, dst, np.int64(n), np.int64(size), *split, counts)
     if bad >= 0:
         raise InputError(f"edge tuple {edges.start + bad} = ({int(src[bad])}, {int(dst[bad])}) "
                          f"has a label outside [0, {n})")
@@ -174,8 +163,8 @@ def build_dist(comm, edges: LocalEdges, *, compact_columns: bool = False) -> Dis
     pos = 0
     for r in range(rounds):
         a, b = min(m, r * BUILD_CHUNK), min(m, (r + 1) * BUILD_CHUNK)
-        _count_owners(src[a:b], dst[a:b], np.int64(n), np.int64(size), shift, counts)
-        _pack(src[a:b], dst[a:b], np.int64(size), shift, counts, send)
+        _count_owners(src[a:b], dst[a:b], np.int64(n), np.int64(size), *split, counts)
+        _pack(src[a:b], dst[a:b], np.int64(size), *split, counts, send)
         got, _ = comm.alltoallv(send[:int(counts.sum())], counts, out=recv[pos:])
         if got.shape[0] and not np.shares_memory(got, recv):
             recv[pos:pos + got.shape[0]] = got

@@ -2,6 +2,9 @@
 ``v // P``; rank r's share of the generator's edge tuples is the index range
 ``[M * r // P, M * (r + 1) // P)``.
 
+``owner_local`` is that split in compiled code (one home for every kernel of ``distributed/``),
+``block_starts`` where each owner's block begins in rows grouped by owner.
+
 Also the one routing primitive the distributed kernels share: ``bucket_by_owner`` (a stable
 counting sort of global vertex ids by owner) and ``fetch`` (ask the owners of some vertices
 for values of their local arrays: one alltoallv there, one back).
@@ -13,7 +16,36 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-__all__ = ["Partition1D", "edge_range", "bucket_by_owner", "fetch", "vertex_dtype"]
+__all__ = ["Partition1D", "edge_range", "bucket_by_owner", "fetch", "vertex_dtype",
+           "owner_local", "owner_local_args", "block_starts"]
+
+
+@njit(inline="always")
+def owner_local(v, size, pow2, shift, mask):
+    """(owner, local id) of global vertex v: ``(v % size, v // size)``, or with ``pow2`` (size
+    a power of two: ``shift`` its log2, ``mask`` size - 1) the same without a division. The
+    caller passes all of one integer type (uint64 keeps the kernels free of wraparound
+    checks; uint64 mixed with int64 turns to float in numba)."""
+    if pow2:
+        return v & mask, v >> shift
+    return v % size, v // size
+
+
+@njit(inline="always")
+def block_starts(counts, size):
+    """(start, total): where each rank's block begins when rows are grouped by owner in rank
+    order (the exclusive prefix sum of ``counts``), and the number of rows."""
+    start = np.empty(size, np.int64)
+    acc = 0
+    for r in range(size):
+        start[r] = acc
+        acc += counts[r]
+    return start, acc
+
+
+def owner_local_args(size: int) -> tuple[bool, np.int64, np.int64]:
+    """``(pow2, shift, mask)`` of ``owner_local`` for ``size`` ranks."""
+    return size & (size - 1) == 0, np.int64(size.bit_length() - 1), np.int64(size - 1)
 
 
 def vertex_dtype(num_vertices: int):
@@ -71,11 +103,7 @@ def _bucket(ids, size, perm, counts):
         v = ids[i]
         if v >= 0:
             counts[v % size] += 1
-    start = np.empty(size, np.int64)
-    acc = 0
-    for r in range(size):
-        start[r] = acc
-        acc += counts[r]
+    start, acc = block_starts(counts, size)
     for i in range(ids.shape[0]):
         v = ids[i]
         if v >= 0:

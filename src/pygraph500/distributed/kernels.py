@@ -1,0 +1,200 @@
+"""The compiled kernels of one distributed BFS level on a rank (``DistSearcher``, thesis
+Algorithm 4 with 4.3.2), the radix sort-unique of the prune step aside (``sort_unique``):
+
+- ``expand_queue`` (4.3.2 A-B): the next-level frontier (NLF) of the queue, load-balanced by
+  cutting its entries into equal chunks; own visited neighbours are dropped on the spot;
+  ``--prune bitmap`` also drops the remote vertices the rank has sent before.
+- ``group_by_owner``: ``--prune none``, a counting sort of the NLF by owner (copies kept).
+- ``claim_unvisited`` (filter): the unvisited among received (local id, parent) rows get
+  their parent and join the next queue.
+- ``bottom_up_scan``: a bottom-up level over the allgathered frontier bitmaps;
+  ``queue_to_bits`` / ``bits_to_queue`` switch a rank's frontier between queue and bitmap.
+
+NLF entries carry the key ``owner << lbits | local id``, with the parent packed below it
+(``pbits`` > 0) when both fit in one int64 word; -1 marks a dropped entry.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from ..primitives import cttz, fetch_or
+from .partition import block_starts, owner_local
+
+__all__ = ["expand_queue", "group_by_owner", "claim_unvisited", "queue_to_bits",
+           "bits_to_queue", "bottom_up_scan"]
+
+_ONE = np.uint64(1)
+
+
+@njit(cache=True, parallel=True)
+def expand_queue(indptr, indices, queue, qlen, visited, rank, size, pow2, shift, mask, lbits,
+                 pbits, seen, column, use_seen, key, par, nthreads):
+    """Write the NLF of queue[:qlen]: entry j's key ``owner << lbits | local id`` and parent
+    (``pbits`` > 0: one word ``key << pbits | parent`` in ``key``, ``par`` unused); -1 marks a
+    dropped entry. Returns (m, kept)."""
+    off = np.empty(qlen + 1, np.int64)
+    off[0] = 0
+    for i in range(qlen):
+        u = queue[i]
+        off[i + 1] = off[i] + indptr[u + 1] - indptr[u]
+    m = off[qlen]
+    nch = 1 if m < 65536 else 8 * nthreads
+    kept = np.zeros(nch, np.int64)
+    for c in prange(nch):
+        lo = c * m // nch
+        hi = (c + 1) * m // nch
+        if lo >= hi:
+            continue
+        # the thesis's thread-to-entry mapping, one binary search per chunk
+        i = np.searchsorted(off, lo, side="right") - 1
+        j = lo
+        k = 0
+        while j < hi:
+            u = queue[i]
+            e0 = indptr[u] + (j - off[i])
+            e1 = min(indptr[u + 1], e0 + (hi - j))
+            pu = u * size + rank
+            for e in range(e0, e1):
+                v = np.int64(indices[e])
+                o, loc = owner_local(v, size, pow2, shift, mask)
+                # drop (branch-free): an own vertex already visited
+                drop = np.int64((visited[loc >> 6] >> np.uint64(loc & 63)) & _ONE) & np.int64(
+                    o == rank)
+                if use_seen and o != rank:
+                    col = np.int64(column[e])
+                    bit = _ONE << np.uint64(col & 63)
+                    if seen[col >> 6] & bit:
+                        drop = 1
+                    elif fetch_or(seen, col >> 6, bit) & bit:
+                        drop = 1
+                out = (o << lbits) | loc
+                if pbits > 0:
+                    key[j] = (out << pbits) | pu | -drop
+                else:
+                    key[j] = out | -drop
+                    par[j] = pu
+                k += 1 - drop
+                j += 1
+            i += 1
+        kept[c] = k
+    return m, kept.sum()
+
+
+@njit(cache=True)
+def group_by_owner(key, par, m, lbits, pbits, size, send, counts):
+    """Counting sort of the kept NLF entries by owner: rows (local id, parent) into send."""
+    lmask = (np.int64(1) << lbits) - 1
+    pmask = (np.int64(1) << pbits) - 1
+    counts[:] = 0
+    for j in range(m):
+        k = key[j]
+        if k >= 0:
+            counts[k >> (lbits + pbits)] += 1
+    pos, acc = block_starts(counts, size)
+    for j in range(m):
+        k = key[j]
+        if k >= 0:
+            if pbits > 0:
+                p = k & pmask
+                k >>= pbits
+            else:
+                p = par[j]
+            o = k >> lbits
+            send[pos[o], 0] = k & lmask
+            send[pos[o], 1] = p
+            pos[o] += 1
+    return acc
+
+
+@njit(cache=True)
+def claim_unvisited(rows, indptr, parent, visited, nq, nqlen):
+    """Claim the unvisited vertices of rows (local id, parent); append them to nq. Returns
+    the new queue length and the degree sum of the claimed vertices."""
+    degsum = 0
+    for k in range(rows.shape[0]):
+        loc = rows[k, 0]
+        w = loc >> 6
+        bit = _ONE << np.uint64(loc & 63)
+        if not (visited[w] & bit):
+            visited[w] |= bit
+            parent[loc] = rows[k, 1]
+            nq[nqlen] = loc
+            nqlen += 1
+            degsum += indptr[loc + 1] - indptr[loc]
+    return nqlen, degsum
+
+
+@njit(cache=True)
+def queue_to_bits(q, qlen, bits):
+    """bits = the set of the local ids q[:qlen]."""
+    bits[:] = 0
+    for i in range(qlen):
+        loc = q[i]
+        bits[loc >> 6] |= _ONE << np.uint64(loc & 63)
+
+
+@njit(cache=True)
+def bits_to_queue(bits, q):
+    """q[:k] = the set bits of ``bits`` in ascending order; returns k."""
+    n = 0
+    for w in range(bits.shape[0]):
+        x = bits[w]
+        while x:
+            q[n] = (w << 6) + np.int64(cttz(x))
+            n += 1
+            x &= x - _ONE
+    return n
+
+
+@njit(cache=True, parallel=True)
+def bottom_up_scan(indptr, indices, visited, linked, frontier, nxt, parent, size, pow2,
+                   shift, mask, nthreads):
+    """One bottom-up level (Beamer): every unvisited local vertex with a neighbour (``linked``:
+    bitmap of the local vertices of degree > 0) scans its neighbours for one in the frontier
+    (``frontier[owner]``: that rank's bitmap of its local ids) and stops at the first. Threads
+    own whole words of visited / nxt (no atomics). Indices are unsigned (no wraparound
+    checks). Returns (found, degree sum of the found, adjacency entries examined)."""
+    nwords = visited.shape[0]
+    nch = min(nwords, 32 * nthreads) if nwords > 256 else min(nwords, 1)
+    out = np.zeros((max(nch, 1), 3), np.int64)
+    usize = np.uint64(size)
+    ushift = np.uint64(shift)
+    umask = np.uint64(mask)
+    for c in prange(nch):
+        found = 0
+        deg = 0
+        scanned = 0
+        for w in range(c * nwords // nch, (c + 1) * nwords // nch):
+            uw = np.uint64(w)
+            todo = ~visited[uw] & linked[uw]
+            new = np.uint64(0)
+            base = uw << np.uint64(6)
+            while todo:
+                b = cttz(todo)
+                bit = _ONE << b
+                todo ^= bit
+                loc = base + b
+                e0 = np.uint64(indptr[loc])
+                e1 = np.uint64(indptr[loc + _ONE])
+                e = e0
+                while e < e1:
+                    v = np.uint64(indices[e])
+                    o, lv = owner_local(v, usize, pow2, ushift, umask)
+                    if (frontier[o, lv >> np.uint64(6)] >> (lv & np.uint64(63))) & _ONE:
+                        break
+                    e += _ONE
+                if e < e1:
+                    parent[loc] = indices[e]
+                    new |= bit
+                    found += 1
+                    deg += np.int64(e1 - e0)
+                    scanned += np.int64(e - e0) + 1
+                else:
+                    scanned += np.int64(e1 - e0)
+            nxt[uw] = new
+            visited[uw] |= new
+        out[c, 0] = found
+        out[c, 1] = deg
+        out[c, 2] = scanned
+    return out[:, 0].sum(), out[:, 1].sum(), out[:, 2].sum()

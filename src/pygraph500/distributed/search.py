@@ -1,0 +1,238 @@
+"""Distributed level-synchronous BFS over a 1D partition (thesis Algorithm 4 with 4.3.2).
+
+Every rank owns the vertices ``v % P == rank``. Two algorithms (``DIST_ALGORITHMS``):
+``"topdown-queue"`` runs every level top-down as below (the thesis's algorithm);
+``"direction-optimizing"`` (the default, as in the embedded engine) runs the same top-down
+levels while the frontier is small and bottom-up levels when its edges outweigh the
+unvisited vertices' (Beamer's switch, ``ALPHA`` / ``BETA``): the ranks allgather their
+frontier bitmaps and each finds parents for its own unvisited vertices.
+
+One top-down level, on every rank:
+
+1. **expand** (4.3.2 A-B): the degrees of the current queue are prefix-summed (``m``, the
+   size of the next-level frontier NLF, is the last sum); the m entries are cut into equal
+   chunks, each chunk finds its first queue vertex by binary search in the prefix sums and
+   writes its entries ``(owner-major key of v, parent u)`` contiguously into the NLF arrays
+   (perfect load balance whatever the degrees). A neighbour owned by this rank that is
+   already visited is dropped on the spot (a local look-up, Algorithm 4 line 17).
+2. **prune** (4.3.2 C) by ``prune``:
+
+   - ``"sort-unique"`` (default): the NLF is sorted by (owner, local id) carrying the parent
+     as payload (packed in the same 64-bit word when it fits), and only the first entry of
+     each vertex is kept; the sort also groups the entries by owner, which is the split of
+     step D. LSD radix passes sort down to blocks of 2**UNIQUE_BITS vertices; inside a block
+     a bitmap keeps the first entry of each vertex instead of a last sort pass.
+   - ``"none"``: the straightforward version of 4.2.3: every remote neighbour is sent, copies
+     included (a counting sort by owner makes the blocks).
+   - ``"bitmap"`` (thesis 5.3, the space-time trade-off): every rank keeps a bitmap over its
+     compact neighbour labels (``DistGraph.column``); a remote vertex is sent the first time
+     the rank meets it in the whole search and never again (a test-and-set per entry, no
+     sort).
+
+3. **exchange** (4.3.2 D): counts, then the ``(local id at the owner, parent)`` pairs with
+   alltoallv; the rank's own block never leaves it.
+4. **filter**: the received pairs (and the own block) are checked against the local visited
+   bitmap; a new vertex gets its parent and joins the next queue.
+5. **terminate**: an allreduce of the next queues' sizes (Algorithm 4 line 35).
+
+Here ``DistSearcher`` keeps a rank's buffers and runs the steps; their compiled kernels are
+in ``distributed.kernels`` and ``distributed.sort_unique``, the level loop and Beamer's
+switch in ``distributed.level_loop`` (shared with the array searcher), the modes in
+``distributed.modes``.
+
+Measured per level on every rank (the fields of thesis Table 4.1, Table 4.2 and Fig. 4.13):
+``LEVEL_FIELDS`` (``distributed.level_loop``). ``comp_time`` is the time in steps 1, 2 and 4,
+``comm_time`` in 3 and 5 (waiting for slower ranks included, as an MPI profile shows it).
+Bytes are the payload of the data alltoallv (pairs of vertex ids, ``vertex_dtype``); the
+counts exchange adds ``8 (P - 1)`` bytes per level per rank.
+"""
+from __future__ import annotations
+
+import time
+
+import numba
+import numpy as np
+
+from ..errors import InputError
+from .build import DistGraph
+from .kernels import (bits_to_queue, bottom_up_scan, claim_unvisited, expand_queue,
+                      group_by_owner, queue_to_bits)
+from .level_loop import DistBFSResult, LevelLoop
+from .modes import DEFAULT_DIST_ALGORITHM, DEFAULT_PRUNE, check_modes
+from .partition import owner_local_args, vertex_dtype
+from .sort_unique import sort_unique
+
+__all__ = ["DistSearcher", "bfs_dist", "PACK_PARENTS", "UNIQUE_BITS"]
+
+# The searcher's tunables, read when a searcher is made (tests change them here).
+# Pack (NLF key, parent) into one int64 word when both fit (up to about SCALE 30); else the
+# parent travels in its own array.
+PACK_PARENTS = True
+# sort-unique: radix passes sort the keys down to blocks of 2**UNIQUE_BITS keys, a bitmap
+# makes each block unique (``distributed.sort_unique``).
+UNIQUE_BITS = 15
+
+_ONE = np.uint64(1)
+
+
+class DistSearcher(LevelLoop):
+    """Distributed searches of one DistGraph with one algorithm and pruning mode. Buffers
+    (NLF, sort scratch, messages, queues) are kept from search to search: fresh memory is slow
+    on virtual machines, and a level's arrays can be as large as the rank's adjacency.
+
+    ``algorithm``: ``"topdown-queue"`` (thesis Algorithm 4, every level top-down) or
+    ``"direction-optimizing"`` (Beamer's switch, as the embedded algorithm of that name, with
+    ``ALPHA`` and ``BETA``: a level whose frontier's edges outweigh the unvisited vertices'
+    edges / ALPHA runs bottom-up: the ranks allgather their frontier bitmaps, N/8 bytes in
+    all, and every rank looks for parents of its own unvisited vertices; nothing else moves).
+    """
+
+    def __init__(self, comm, graph: DistGraph, prune: str = DEFAULT_PRUNE,
+                 algorithm: str = DEFAULT_DIST_ALGORITHM):
+        check_modes(prune, algorithm)
+        if prune == "bitmap" and graph.column is None:
+            raise InputError("--prune bitmap needs the graph built with compact columns "
+                             "(build_dist(..., compact_columns=True))")
+        self.comm = comm
+        self.graph = graph
+        self.prune = prune
+        self.hybrid = algorithm == "direction-optimizing"
+        part = graph.part
+        self.size = comm.size
+        self.rank = comm.rank
+        self.itype = vertex_dtype(part.num_vertices)
+        self.pow2, self.shift, self.mask = owner_local_args(self.size)
+        # NLF key: owner << lbits | local id; with the parent packed below it when it fits
+        self.lbits = max(1, (part.max_local - 1).bit_length())
+        self.key_bits = self.lbits + (self.size - 1).bit_length()
+        vbits = max(1, (part.num_vertices - 1).bit_length())
+        self.pbits = vbits if PACK_PARENTS and self.key_bits + vbits <= 63 else 0
+        self.unique_bits = UNIQUE_BITS
+        nl = part.num_local
+        self.visited = np.zeros((nl + 63) // 64, dtype=np.uint64)
+        self.seen = np.zeros((graph.num_columns + 63) // 64 if prune == "bitmap" else 1,
+                             dtype=np.uint64)
+        self.column = graph.column if prune == "bitmap" else np.zeros(1, dtype=self.itype)
+        self.queue = np.empty(max(1, nl), dtype=np.int64)
+        self.next = np.empty(max(1, nl), dtype=np.int64)
+        # bottom-up: this rank's frontier / next bitmaps, padded to the largest rank's words
+        self.words = (part.max_local + 63) // 64
+        self.num_entries = int(comm.allreduce(graph.num_entries)) if self.hybrid else 0
+        self.linked = np.zeros_like(self.visited)
+        if self.hybrid:
+            deg = graph.degree()
+            queue_to_bits(np.flatnonzero(deg > 0), np.int64(int((deg > 0).sum())), self.linked)
+        self._bufs: dict[str, np.ndarray] = {}
+
+    def _buf(self, name: str, rows: int, dtype, width: int | None = None) -> np.ndarray:
+        """A kept buffer of at least ``rows`` rows (grown by 1.5x when too small)."""
+        b = self._bufs.get(name)
+        if b is None or b.shape[0] < rows:
+            cap = max(rows, 1024 if b is None else int(b.shape[0] * 1.5))
+            b = np.empty((cap,) if width is None else (cap, width), dtype=dtype)
+            self._bufs[name] = b
+        return b
+
+    def _start(self, root: int):
+        g = self.graph
+        parent = np.full(g.num_local, -1, dtype=np.int64)
+        self.visited[:] = 0
+        if self.prune == "bitmap":
+            self.seen[:] = 0
+        if g.part.owner(root) != self.rank:
+            return parent, 0, 0
+        loc = g.part.local(root)
+        parent[loc] = root
+        self.visited[loc >> 6] |= _ONE << np.uint64(loc & 63)
+        self.queue[0] = loc
+        return parent, 1, int(g.indptr[loc + 1] - g.indptr[loc])
+
+    def _queue_to_frontier(self, qlen: int) -> None:
+        front = self._buf("front", self.words, np.uint64)[:self.words]
+        queue_to_bits(self.queue, np.int64(qlen), front)
+
+    def _frontier_to_queue(self) -> int:
+        return int(bits_to_queue(self._bufs["front"][:self.words], self.queue))
+
+    def _top_down_level(self, parent, qlen):
+        """Algorithm 4's level: expand, prune, exchange, filter. The next queue replaces the
+        current one. Returns (statistics row, vertices found, their degree sum)."""
+        comm, g = self.comm, self.graph
+        size, rank = self.size, self.rank
+        q, nq = self.queue, self.next
+        t0 = time.perf_counter()
+        degree_sum = int(g.indptr[q[:qlen] + 1].sum() - g.indptr[q[:qlen]].sum()) if qlen else 0
+        packed = self.pbits > 0
+        key = self._buf("key", degree_sum, np.int64)
+        par = self._buf("par", 1 if packed else degree_sum, self.itype)
+        m, kept = expand_queue(g.indptr, g.indices, q, np.int64(qlen), self.visited,
+                               np.int64(rank), np.int64(size), self.pow2, self.shift, self.mask,
+                               np.int64(self.lbits), np.int64(self.pbits), self.seen,
+                               self.column, self.prune == "bitmap", key, par,
+                               numba.get_num_threads())
+        m, kept = int(m), int(kept)
+        send = self._buf("send", kept, self.itype, 2)
+        counts = np.empty(size, dtype=np.int64)
+        if self.prune == "sort-unique":
+            tkey = self._buf("tkey", kept, np.int64)
+            tpar = self._buf("tpar", 1 if packed else kept, self.itype)
+            pruned = int(sort_unique(key, par, np.int64(m), np.int64(self.lbits),
+                                     np.int64(self.pbits), np.int64(self.key_bits),
+                                     np.int64(self.unique_bits), tkey, tpar, np.int64(size),
+                                     send, counts))
+        else:
+            pruned = int(group_by_owner(key, par, np.int64(m), np.int64(self.lbits),
+                                        np.int64(self.pbits), np.int64(size), send, counts))
+        displs = np.zeros(size, dtype=np.int64)
+        np.cumsum(counts[:-1], out=displs[1:])
+        own = int(counts[rank])
+        sendcounts = counts.copy()
+        sendcounts[rank] = 0
+        t1 = time.perf_counter()
+        recv, recvcounts = comm.alltoallv(send, sendcounts, out=self._bufs.get("recv"),
+                                          displs=displs)
+        if recv.base is None:  # a new array (the kept one was too small): keep it
+            self._bufs["recv"] = recv
+        t2 = time.perf_counter()
+        nqlen, deg_local = claim_unvisited(send[displs[rank]:displs[rank] + own], g.indptr,
+                                           parent, self.visited, nq, np.int64(0))
+        enq_local = int(nqlen)
+        nqlen, deg_recv = claim_unvisited(recv, g.indptr, parent, self.visited, nq,
+                                          np.int64(nqlen))
+        nqlen = int(nqlen)
+        t3 = time.perf_counter()
+        self.queue, self.next = nq, q
+        width = np.dtype(self.itype).itemsize * 2
+        sent = pruned - own
+        received = int(recvcounts.sum())
+        row = [0, qlen, m, pruned, own, sent, sent * width, received, received * width,
+               enq_local, nqlen - enq_local, (t1 - t0) + (t3 - t2), t2 - t1, t3 - t0]
+        return row, nqlen, int(deg_local) + int(deg_recv)
+
+    def _bottom_up_level(self, parent, qlen):
+        """A bottom-up level: allgather the frontier bitmaps, find parents for the own
+        unvisited vertices. ``front`` holds this rank's frontier and gets the next one."""
+        comm, g = self.comm, self.graph
+        t0 = time.perf_counter()
+        front = self._bufs["front"][:self.words]
+        t1 = time.perf_counter()
+        frontier = comm.allgather(front)
+        t2 = time.perf_counter()
+        nxt = self._buf("nxt", self.words, np.uint64)[:self.words]
+        nxt[:] = 0
+        found, degsum, scanned = bottom_up_scan(
+            g.indptr, g.indices, self.visited, self.linked, frontier, nxt, parent,
+            np.int64(self.size), self.pow2, self.shift, self.mask, numba.get_num_threads())
+        self._bufs["front"], self._bufs["nxt"] = self._bufs["nxt"], self._bufs["front"]
+        t3 = time.perf_counter()
+        nbytes = self.words * 8 * (self.size - 1)
+        found = int(found)
+        row = [1, qlen, int(scanned), 0, 0, 0, nbytes, 0, nbytes, found, 0,
+               (t1 - t0) + (t3 - t2), t2 - t1, t3 - t0]
+        return row, found, int(degsum)
+
+
+def bfs_dist(comm, graph: DistGraph, root: int, prune: str = DEFAULT_PRUNE,
+             algorithm: str = DEFAULT_DIST_ALGORITHM) -> DistBFSResult:
+    """One distributed BFS from ``root`` (collective); see the module docstring."""
+    return DistSearcher(comm, graph, prune, algorithm).search(root)
