@@ -13,8 +13,7 @@ from pygraph500 import cli
 from pygraph500.errors import InputError
 from pygraph500.generator import kronecker
 from pygraph500.graph.types import EdgeList
-from pygraph500.io import formats
-from pygraph500.io.formats import GraphFile, read_graph, write_graph
+from pygraph500.io import GraphFile, chunks, read_graph, snap_text, write_graph
 
 SUFFIX = {"snap": ".txt", "mtx": ".mtx", "g500": ".bin", "packed48": ".p48", "npy": ".npy",
           "npz": ".npz"}
@@ -171,8 +170,8 @@ def test_chunked_reading_is_exact(tmp_path, monkeypatch):
     lines[100] = "%" + "x" * 300   # a comment longer than the chunk
     path.write_text("\n".join(lines) + "\n")
     whole = read_graph(str(path), relabel=False)
-    monkeypatch.setattr(formats, "CHUNK_BYTES", 64)
-    monkeypatch.setattr(formats, "_SLOW_CAP", 3)
+    monkeypatch.setattr(chunks, "CHUNK_BYTES", 64)
+    monkeypatch.setattr(snap_text, "_SLOW_CAP", 3)
     seen = []
     small = read_graph(str(path), relabel=False, progress=lambda *a: seen.append(a))
     keep = np.ones(500, bool)

@@ -1,8 +1,23 @@
-"""Readers and writers: users' graphs (formats), edge lists, parent arrays, JSON; all writes atomic."""
-from .files import (atomic_writer, check_writable, read_edges, read_parents, write_edges,
-                    write_json, write_search_table, write_text_edges)
-from .formats import FORMATS, GraphFile, convert_graph, detect_format, read_graph, write_graph
+"""Users' files in and out: edge-list formats (one module each, ``registry`` lists them),
+Graph500 edge lists, parent arrays, search tables, JSON; all writes atomic.
 
-__all__ = ["atomic_writer", "check_writable", "read_edges", "read_parents", "write_edges",
-           "write_json", "write_text_edges", "write_search_table",
-           "FORMATS", "GraphFile", "read_graph", "write_graph", "convert_graph", "detect_format"]
+Modules: ``registry`` (the formats: name, suffixes, magic bytes or sniffing rule, reader,
+writer; ``detect_format``), ``graph_file`` (``GraphFile``, ``read_graph``, ``write_graph``,
+``convert_graph``), one module per format (``snap_text``, ``matrix_market``, ``g500_binary``,
+``packed48``, ``npy_array``, ``npz_archive``), ``edge_list_files`` (EdgeList to and from
+g500 / text files), ``result_files`` (parents, search tables, JSON), ``file_access`` (checks
+and atomic writes), ``chunks`` (chunked reading and writing), ``text_kernels`` (compiled text
+parser and formatter).
+"""
+from .edge_list_files import read_edges, write_edges, write_text_edges
+from .file_access import atomic_writer, check_readable, check_writable
+from .graph_file import GraphFile, convert_graph, read_graph, write_graph
+from .registry import FORMATS, REGISTRY, Format, detect_format, format_named
+from .result_files import (SEARCH_TABLE_SUFFIXES, check_search_table_path, read_parents,
+                           write_json, write_search_table)
+
+__all__ = ["atomic_writer", "check_writable", "check_readable", "read_edges", "read_parents",
+           "write_edges", "write_json", "write_text_edges", "write_search_table",
+           "check_search_table_path", "SEARCH_TABLE_SUFFIXES",
+           "FORMATS", "REGISTRY", "Format", "format_named", "GraphFile", "read_graph",
+           "write_graph", "convert_graph", "detect_format"]

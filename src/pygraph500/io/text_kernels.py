@@ -1,5 +1,6 @@
-"""Compiled kernels for text edge lists: a parser of whitespace-separated columns and an
-integer formatter. Python never loops over lines or edges; it only hands over byte chunks.
+"""Compiled kernels for text files: a parser of whitespace-separated edge-list columns and
+an integer formatter (text edge lists, CSV search tables). Python never loops over lines or
+edges; it only hands over byte chunks.
 
 The parser reads ``buf[start:end]`` (whole lines) and writes edges from position ``pos`` of
 ``src``/``dst`` (and ``weight`` when it has room). It stops at the first error and returns
@@ -25,7 +26,7 @@ STATUS_NAMES = {BAD_INT: "not an integer vertex id", NEGATIVE: "negative vertex 
                 COLUMNS: "column count differs from the first data line",
                 TOO_LARGE: "vertex id out of range", OVERFLOW: "vertex id larger than 2**63-1"}
 
-_POW10 = np.array([10.0 ** k for k in range(23)])
+POW10 = np.array([10.0 ** k for k in range(23)])
 _TWO53 = 1 << 53
 _I64MAX = (1 << 63) - 1
 

@@ -1,0 +1,82 @@
+"""NumPy ``.npz`` edge lists: ``src``, ``dst`` (or ``edges`` (M, 2)), optional ``weight``,
+``num_vertices``, ``labels``, ``directed``. The one format that stores vertex numbers and
+``labels`` as they are, so a relabelled graph reads back without relabelling."""
+from __future__ import annotations
+
+import numpy as np
+
+from ..errors import InputError
+from .file_access import atomic_writer
+
+__all__ = ["read_npz", "write_npz"]
+
+
+def read_npz(path, size, limit, report):
+    """(src, dst, weights, directed, n_hint, labels) of an .npz archive (numpy.load)."""
+    try:
+        with np.load(path, allow_pickle=False) as z:
+            keys = set(z.files)
+            if {"src", "dst"} <= keys:
+                src = np.asarray(z["src"])
+                dst = np.asarray(z["dst"])
+            elif "edges" in keys:
+                e = np.asarray(z["edges"])
+                if e.ndim != 2 or e.shape[1] < 2:
+                    raise InputError(f"{path}: 'edges' must be an (M, 2) array, got shape {list(e.shape)}")
+                src, dst = e[:, 0], e[:, 1]
+            else:
+                raise InputError(f"{path}: an .npz edge list holds 'src' and 'dst' (or 'edges'); "
+                                 f"found {sorted(keys)}")
+            weights = z["weight"] if "weight" in keys else (z["weights"] if "weights" in keys else None)
+            n_hint = int(z["num_vertices"]) if "num_vertices" in keys else None
+            labels = np.asarray(z["labels"]) if "labels" in keys else None
+            directed = bool(z["directed"]) if "directed" in keys else False
+    except InputError:
+        raise
+    except (ValueError, OSError, EOFError, KeyError) as exc:
+        raise InputError(f"{path}: not a NumPy .npz archive of an edge list: {exc}") from None
+    report("reading", size, size)
+    for name, a in (("src", src), ("dst", dst)):
+        if a.ndim != 1 or not np.issubdtype(a.dtype, np.integer):
+            raise InputError(f"{path}: {name!r} must be a 1-D integer array, got {a.dtype}{list(a.shape)}")
+    if src.shape != dst.shape:
+        raise InputError(f"{path}: 'src' and 'dst' differ in length ({src.size} and {dst.size})")
+    src = src.astype(np.int64, copy=False)
+    dst = dst.astype(np.int64, copy=False)
+    for name, a in (("src", src), ("dst", dst)):
+        bad = a < 0
+        if limit >= 0:
+            bad |= a >= limit
+        if labels is not None:
+            bad |= a >= labels.shape[0]
+        if bad.any():
+            j = int(np.argmax(bad))
+            raise InputError(f"{path}: {name}[{j}] = {int(a[j])} is not a valid vertex number")
+    if weights is not None:
+        weights = np.asarray(weights)
+        if weights.shape != src.shape or not np.issubdtype(weights.dtype, np.number):
+            raise InputError(f"{path}: 'weight' must be numbers, one per edge")
+        weights = weights.astype(np.float64, copy=False)
+    if labels is not None:
+        if limit >= 0:
+            raise InputError(f"{path}: holds relabelled vertices ('labels'); --num-vertices does not apply")
+        labels = labels.astype(np.int64, copy=False)
+        if labels.ndim != 1 or (labels.size > 1 and np.any(np.diff(labels) <= 0)) or \
+                (labels.size and labels[0] < 0):
+            raise InputError(f"{path}: 'labels' must be increasing non-negative ids")
+        n_hint = labels.shape[0]
+    return src, dst, weights, directed, n_hint, labels
+
+
+def write_npz(graph, path, report) -> None:
+    """Write a GraphFile as an .npz archive (atomically): vertex numbers, ``labels`` when
+    relabelled, weights and directedness."""
+    arrays = {"src": graph.edges.src, "dst": graph.edges.dst,
+              "num_vertices": np.int64(graph.num_vertices), "directed": np.bool_(graph.directed)}
+    if graph.labels is not None:
+        arrays["labels"] = graph.labels
+    if graph.weights is not None:
+        arrays["weight"] = graph.weights
+    with atomic_writer(path) as f:
+        np.savez(f, **arrays)
+    report("writing", 1, 1)

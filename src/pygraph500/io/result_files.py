@@ -1,0 +1,68 @@
+"""Search results in and out: parent arrays read for validation, search tables and JSON
+reports written (atomically, through ``file_access.atomic_writer``)."""
+from __future__ import annotations
+
+import json
+
+import numpy as np
+
+from ..errors import InputError
+from . import text_kernels
+from .file_access import atomic_writer, check_writable, open_error
+
+__all__ = ["read_parents", "write_json", "SEARCH_TABLE_SUFFIXES", "check_search_table_path",
+           "write_search_table"]
+
+
+def write_json(obj, path: str) -> None:
+    with atomic_writer(path, "w") as f:
+        json.dump(obj, f, indent=1)
+        f.write("\n")
+
+
+def read_parents(path: str) -> np.ndarray:
+    """A parent array from ``.npy`` (any integer dtype) or text (one integer a line)."""
+    try:
+        if path.endswith(".npy"):
+            arr = np.load(path, allow_pickle=False)
+        else:
+            arr = np.loadtxt(path, dtype=np.int64, comments="#", ndmin=1)
+    except OSError as exc:
+        raise open_error(path, exc) from None
+    except ValueError as exc:
+        raise InputError(f"{path}: not a parent array: {exc}") from None
+    if arr.ndim != 1 or not np.issubdtype(arr.dtype, np.integer):
+        raise InputError(f"{path}: parent array must be 1-D integers, got {arr.dtype}{list(arr.shape)}")
+    return arr.astype(np.int64, copy=False)
+
+
+SEARCH_TABLE_SUFFIXES = (".npy", ".csv")
+
+
+def check_search_table_path(path: str) -> None:
+    """InputError now, before any work, unless ``path`` is a writable .npy or .csv name."""
+    if not path.lower().endswith(SEARCH_TABLE_SUFFIXES):
+        raise InputError(f"--out {path}: name it .npy (int64 table) or .csv")
+    check_writable(path)
+
+
+def write_search_table(path: str, vertex, parent, distance=None) -> int:
+    """One row per reached vertex: ``vertex, parent[, distance]`` as an int64 (K, 2|3) .npy
+    table or a CSV with a header line, chosen by the suffix. Returns the number of rows."""
+    check_search_table_path(path)
+    cols = [np.asarray(vertex, np.int64), np.asarray(parent, np.int64)]
+    if distance is not None:
+        cols.append(np.asarray(distance, np.int64))
+    table = np.stack(cols)  # (k, rows): one column per row of the stack
+    if path.lower().endswith(".npy"):
+        with atomic_writer(path) as f:
+            np.save(f, np.ascontiguousarray(table.T))
+        return table.shape[1]
+    step = 1 << 18
+    out = np.empty(step * len(cols) * 21, dtype=np.uint8)
+    with atomic_writer(path) as f:
+        f.write(("vertex,parent" + (",distance" if distance is not None else "") + "\n").encode())
+        for a in range(0, table.shape[1], step):
+            k = text_kernels.format_rows(np.ascontiguousarray(table[:, a:a + step]), 44, out)
+            f.write(memoryview(out[:k]))
+    return table.shape[1]

@@ -1,0 +1,209 @@
+"""Text edge lists, SNAP style (.txt .tsv .el .snap .wel, + .gz .bz2): one ``source target
+[weight]`` a line, blank-separated; ``#`` and ``%`` lines are comments, columns after the
+third are ignored, and a header comment saying (un)directed sets directedness.
+
+A plain file is scanned once for its line count, so the edge arrays are allocated once at
+their final size; a compressed one grows them as chunks come. The compiled kernels of
+``text_kernels`` parse and format; Python only hands over byte chunks and turns the few
+weights outside the fast path into floats.
+"""
+from __future__ import annotations
+
+import gzip
+import re
+
+import numpy as np
+
+from ..errors import InputError
+from . import chunks, text_kernels
+from .file_access import atomic_writer
+
+__all__ = ["read_snap", "write_snap"]
+
+_SLOW_CAP = 4096                        # weights left to Python's float() per parser call
+
+
+def _open_text(path: str):
+    """(binary stream, raw file for progress, compressed?)."""
+    raw = open(path, "rb")
+    if path.lower().endswith(".gz"):
+        return gzip.GzipFile(fileobj=raw, mode="rb"), raw, True
+    if path.lower().endswith(".bz2"):
+        import bz2
+
+        return bz2.BZ2File(raw, "rb"), raw, True
+    return raw, raw, False
+
+
+_DIRECTED_RE = re.compile(rb"^\s*[#%].*?\b(undirected|directed|asym|sym)\b", re.I | re.M)
+
+
+def _peek_text(path: str, head: bytes) -> tuple[int, bool]:
+    """(columns to keep: 2 or 3, directed?) from the first data line and the header comments."""
+    ncols = 2
+    header = []
+    for raw_line in head.split(b"\n")[:-1] if b"\n" in head else [head]:
+        text = raw_line.strip()
+        if not text:
+            continue
+        if text[:1] in (b"#", b"%"):
+            header.append(raw_line)
+            continue
+        ncols = 3 if len(text.split()) >= 3 else 2
+        break
+    directed = False
+    m = _DIRECTED_RE.search(b"\n".join(header))
+    if m:
+        directed = m.group(1).lower() in (b"directed", b"asym")
+    return ncols, directed
+
+
+def _token(buf, b, e) -> str:
+    text = bytes(buf[b:e][:60]).decode("utf-8", "replace")
+    return text + ("..." if e - b > 60 else "")
+
+
+def _text_error(path, status, line, offset, token, extra, limit, ncols):
+    where = f"{path}:{line} (byte offset {offset})"
+    if status == text_kernels.BAD_INT:
+        return InputError(f"{where}: not an integer vertex id: {token!r}")
+    if status == text_kernels.NEGATIVE:
+        return InputError(f"{where}: negative vertex id: {token}")
+    if status == text_kernels.ONE_COLUMN:
+        return InputError(f"{where}: one column ({token!r}); expected 'source target [weight]'")
+    if status == text_kernels.COLUMNS:
+        first = "three or more" if ncols == 3 else "two"
+        return InputError(f"{where}: {extra} columns, but the first data line has {first} "
+                          f"(a weight column must be on every line or none)")
+    if status == text_kernels.TOO_LARGE:
+        return InputError(f"{where}: vertex id {token} is not below the vertex count {limit}")
+    return InputError(f"{where}: vertex id {token} is larger than 2**63 - 1")
+
+
+def read_snap(path, size, limit, report):
+    """(src, dst, weights, directed, n_hint, labels) of a text edge list, read in chunks."""
+    # pass 1 (plain files): the line count bounds the edge count, so the arrays are
+    # allocated once; compressed files grow their arrays instead.
+    stream, raw, compressed = _open_text(path)
+    with stream:
+        try:
+            head = stream.read(1 << 16)
+        except (OSError, EOFError) as exc:
+            raise InputError(f"{path}: cannot decompress: {exc}") from None
+    ncols, directed = _peek_text(path, head)
+    cap = 0
+    chunk = np.empty(chunks.CHUNK_BYTES, dtype=np.uint8)
+    if not compressed:
+        lines = 0
+        with open(path, "rb") as f:
+            while True:
+                got = chunks.read_into(f, memoryview(chunk))
+                if not got:
+                    break
+                lines += int(text_kernels.count_byte(chunk[:got], 10))
+                report("scanning", f.tell(), size)
+        cap = lines + 1
+    src = np.empty(cap, dtype=np.int64)
+    dst = np.empty(cap, dtype=np.int64)
+    weight = np.empty(cap if ncols == 3 else 0, dtype=np.float64)
+    slow = [np.empty(_SLOW_CAP, dtype=np.int64) for _ in range(4)]
+    pos = line = 0
+    offset = 0          # file offset of chunk[0]
+    have = 0            # bytes carried over at the front of chunk
+    stream, raw, compressed = _open_text(path)
+    with stream:
+        while True:
+            try:
+                got = chunks.read_into(stream, memoryview(chunk)[have:])
+            except (OSError, EOFError) as exc:
+                raise InputError(f"{path}: cannot decompress: {exc}") from None
+            total = have + got
+            if total == 0:
+                break
+            eof = total < chunk.shape[0]  # read_into stops short only at the end
+            end = total if eof else int(text_kernels.last_byte(chunk, total, 10)) + 1
+            if end == 0:  # one line longer than the buffer: grow it
+                bigger = np.empty(2 * chunk.shape[0], dtype=np.uint8)
+                bigger[:total] = chunk[:total]
+                chunk, have = bigger, total
+                continue
+            if compressed:  # make room for every line of this chunk
+                need = pos + int(text_kernels.count_byte(chunk[:end], 10)) + 1
+                if need > src.shape[0]:
+                    cap = max(need, int(src.shape[0] * 1.5))
+                    for arr in (src, dst) + ((weight,) if ncols == 3 else ()):
+                        arr.resize(cap, refcheck=False)
+            start = 0
+            while True:
+                status, i, pos, line, nslow, tb, te, extra = text_kernels.parse_lines(
+                    chunk, start, end, src, dst, weight, pos, ncols, limit, text_kernels.POW10,
+                    slow[0], slow[1], slow[2], slow[3], line)
+                for k in range(nslow):  # weights outside the compiled fast path
+                    b, e = int(slow[1][k]), int(slow[2][k])
+                    tok = bytes(chunk[b:e])
+                    try:
+                        value = float(tok)
+                    except ValueError:
+                        value = float("nan")
+                    if value != value:
+                        raise InputError(f"{path}:{int(slow[3][k])} (byte offset {offset + b}): "
+                                         f"weight is not a number: {_token(chunk, b, e)!r}")
+                    weight[int(slow[0][k])] = value
+                if status == text_kernels.SLOW_FULL:
+                    start = i
+                    continue
+                if status != text_kernels.OK:
+                    raise _text_error(path, status, line, offset + tb, _token(chunk, tb, te),
+                                      extra, limit, ncols)
+                break
+            rest = total - end
+            if rest:
+                chunk[:rest] = chunk[end:total].copy()
+            offset += end
+            have = rest
+            report("reading", raw.tell() if compressed else offset, size)
+            if eof:
+                break
+    for arr in (src, dst) + ((weight,) if ncols == 3 else ()):
+        arr.resize(pos, refcheck=False)  # shrinks in place (realloc), no copy
+    return src, dst, (weight if ncols == 3 else None), directed, None, None
+
+
+
+def write_snap(graph, path, report, *, header: str | None = None, separator: str = "\t") -> None:
+    """Write a GraphFile as a text edge list (atomically), in the user's ids.
+
+    ``header`` (default: SNAP's comment lines: directedness, counts, column names) and
+    ``separator`` let ``write_text_edges`` keep the Graph500 text layout (its own comment
+    line, space-separated) with this one writer. Whole-number weights are written as
+    integers by the compiled formatter; others as Python's shortest round-trip repr.
+    """
+    e = graph.edges
+    m = e.num_edges
+    w = graph.weights
+    integral = w is not None and bool(np.all(np.isfinite(w)) and np.all(w == np.round(w))
+                                      and np.abs(w).max(initial=0) < 2**53)
+    if header is None:
+        kind = "Directed" if graph.directed else "Undirected"
+        top = int(graph.labels[-1]) if graph.labels is not None else graph.num_vertices - 1
+        header = (f"# {kind} graph, written by pygraph500" + (f" from {graph.path}" if graph.path else "")
+                  + f"\n# Nodes: {graph.num_vertices} Edges: {m} (ids up to {top})\n"
+                  + "# FromNodeId\tToNodeId" + ("\tWeight" if w is not None else "") + "\n")
+    sep = ord(separator)
+    step = 1 << 18
+    out = np.empty(step * (3 if integral else 2) * 21, dtype=np.uint8)
+    with atomic_writer(path) as f:
+        f.write(header.encode())
+        for a, b, s, d in chunks.user_chunks(graph, step):
+            if w is None or integral:
+                cols = np.empty((3 if integral else 2, b - a), dtype=np.int64)
+                cols[0] = s
+                cols[1] = d
+                if integral:
+                    cols[2] = w[a:b]
+                k = text_kernels.format_rows(cols, sep, out)
+                f.write(memoryview(out[:k]))
+            else:  # fractional weights: shortest round-trip repr, through Python
+                f.write("".join(f"{x}{separator}{y}{separator}{z!r}\n" for x, y, z in
+                                zip(s.tolist(), d.tolist(), w[a:b].tolist())).encode())
+            report("writing", b, m)
