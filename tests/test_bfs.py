@@ -322,7 +322,7 @@ def test_bad_alpha_beta(value):
 def thin_graph(rng, n):
     """Long chains meeting at forks, joins, triangles and leaves: frontiers of one or two
     vertices that grow, shrink and change their edge counts (the register walk of
-    ``steps._thin`` and every way out of it)."""
+    ``steps.thin_frontier`` and every way out of it)."""
     src, dst = [], []
     for v in range(1, n):
         if rng.random() < 0.9:

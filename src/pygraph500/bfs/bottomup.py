@@ -14,11 +14,11 @@ import numba
 from numba import njit
 
 from ..graph.types import CSRGraph
-from . import steps
-from .types import check_root
-from .steps import (bu_step, end_search, log_level, log_room, log_start, mark_root,
-                    unvisited_bitmap)
-from .types import BOTTOM_UP, BFSResult
+from ..primitives.bitmaps import new_bitmap, unvisited_bitmap
+from .steps.bottom_up import bottom_up_level
+from .steps.level_log import log_level, log_room, log_start, log_table
+from .steps.search_state import end_search, mark_root, new_search
+from .types import BOTTOM_UP, BFSResult, check_root
 
 __all__ = ["bfs_bottomup"]
 
@@ -36,8 +36,8 @@ def _search(indptr, indices, root, parent, depth, visited, bm, cand, nthreads, s
     level = 0
     while nf > 0:
         stats, dirs, batches = log_room(stats, dirs, batches, state, 4)
-        edges, found, scout = bu_step(indptr, indices, parent, depth, visited, bm[cur],
-                                      bm[1 - cur], cand, level, nthreads)
+        edges, found, scout = bottom_up_level(indptr, indices, parent, depth, visited, bm[cur],
+                                              bm[1 - cur], cand, level, nthreads)
         log_level(stats, dirs, batches, state, nf, edges, BOTTOM_UP, 0)
         cur = 1 - cur
         nf = found
@@ -57,10 +57,10 @@ def bfs_bottomup(graph: CSRGraph, root, *, depth=True, **options) -> BFSResult:
     """
     r = check_root(graph, root)
     n = graph.num_vertices
-    parent, dep, visited, log = steps.new_search(graph, bool(depth))
-    bm = steps.new_bitmap(n, rows=2)
-    cand = steps.new_bitmap(n)
+    parent, dep, visited, log = new_search(graph, bool(depth))
+    bm = new_bitmap(n, rows=2)
+    cand = new_bitmap(n)
     logged = _search(graph.indptr, graph.indices, r, parent, dep, visited, bm, cand,
                      numba.get_num_threads(), *log)
     return BFSResult(parent=parent, root=r, depth=dep if depth else None,
-                     levels=steps.log_table(logged, log))
+                     levels=log_table(logged, log))

@@ -1,20 +1,20 @@
 """Beamer's direction-optimizing BFS, compiled with numba and parallel over all numba threads.
 
 Top-down levels as ``topdown-queue`` (small ones serially, many per call, the queue used as a
-FIFO; large ones over all threads), bottom-up levels as ``bottomup``: the steps and the
-queue <-> bitmap conversions are those of ``steps``. The level loop itself is compiled
-(``_search``): no Python per level.
+FIFO; large ones over all threads), bottom-up levels as ``bottomup``: the steps are those of
+``steps``, the queue <-> bitmap conversions those of ``primitives.bitmaps``. The level loop
+itself is compiled (``_search``): no Python per level.
 
-Switching (Beamer et al., SC'12): with n_f the frontier size, m_f its degree sum and m_u the
-degree sum of the unvisited vertices (all kept up to date incrementally, never by an O(N)
-rescan), go bottom-up when the frontier is growing and ``m_f > m_u / alpha`` (and ``m_u > 0``);
-go back top-down when ``n_f <= N / beta`` and the frontier is shrinking. One guard is added:
-a frontier of at most ``N / beta`` vertices that is not shrinking also goes back when
-``m_f <= m_u / alpha`` (a bottom-up level costs O(N/64) at least; without the guard a long
-path behind a hub would be walked bottom-up). The conversions (O(N/64 + n_f)) happen only at
-switches and are timed with the bottom-up level next to them. A large ``alpha`` favours
-bottom-up, a small one top-down. On a path or a grid the frontier never outweighs the
-unvisited edges: every level stays top-down.
+Switching (Beamer et al., SC'12; the tests are ``primitives.direction``): with n_f the frontier
+size, m_f its degree sum and m_u the degree sum of the unvisited vertices (all kept up to date
+incrementally, never by an O(N) rescan), go bottom-up when the frontier is growing and
+``m_f > m_u / alpha`` (and ``m_u > 0``); go back top-down when ``n_f <= N / beta`` and the
+frontier is shrinking. One guard is added: a frontier of at most ``N / beta`` vertices that is
+not shrinking also goes back when ``m_f <= m_u / alpha`` (a bottom-up level costs O(N/64) at
+least; without the guard a long path behind a hub would be walked bottom-up). The conversions
+(O(N/64 + n_f)) happen only at switches and are timed with the bottom-up level next to them. A
+large ``alpha`` favours bottom-up, a small one top-down. On a path or a grid the frontier never
+outweighs the unvisited edges: every level stays top-down.
 """
 from __future__ import annotations
 
@@ -24,13 +24,14 @@ from numba import njit
 
 from ..errors import InputError
 from ..graph.types import CSRGraph
+from ..primitives.bitmaps import bitmap_to_queue, queue_to_bitmap, unvisited_bitmap
+from ..primitives.direction import go_bottom_up, go_top_down
 from . import steps
-from .types import check_root
-from ..primitives.direction import go_bottom_up
-from .steps import (bitmap_to_queue, bu_step, end_search, log_close, log_level,
-                    log_room, log_start, mark_root, queue_to_bitmap, td_parallel, td_serial,
-                    unvisited_bitmap)
-from .types import BOTTOM_UP, TOP_DOWN, BFSResult
+from .steps.bottom_up import bottom_up_level
+from .steps.level_log import log_close, log_level, log_room, log_start, log_table
+from .steps.queue_topdown import topdown_level_parallel, topdown_levels_serial
+from .steps.search_state import end_search, mark_root, new_search
+from .types import BOTTOM_UP, TOP_DOWN, BFSResult, check_root
 
 __all__ = ["bfs_direction_optimizing"]
 
@@ -59,13 +60,14 @@ def _search(indptr, indices, root, parent, depth, visited, q, q2, alpha, beta, l
         # ---- top-down ------------------------------------------------------------------
         if not go_bottom_up(nf, prev_nf, m_f, m_u, alpha):
             if nf + m_f <= limit:
-                s, e, level, m_f, m_u, prev_nf = td_serial(
+                s, e, level, m_f, m_u, prev_nf = topdown_levels_serial(
                     indptr, indices, parent, depth, visited, q, s, e, level, m_f, m_u,
                     prev_nf, limit, True, alpha, stats, dirs, batches, state, grain)
                 continue
             log_close(batches, state)
-            edges, found, scout = td_parallel(indptr, indices, parent, depth, visited,
-                                              q[s:e], q2, level, bufcap, nthreads)
+            edges, found, scout = topdown_level_parallel(indptr, indices, parent, depth,
+                                                         visited, q[s:e], q2, level, bufcap,
+                                                         nthreads)
             log_level(stats, dirs, batches, state, nf, edges, TOP_DOWN, 0)
             q, q2 = q2, q
             s = 0
@@ -85,18 +87,16 @@ def _search(indptr, indices, root, parent, depth, visited, q, q2, alpha, beta, l
         unvisited_bitmap(visited, cand, n)
         while True:
             stats, dirs, batches = log_room(stats, dirs, batches, state, 4)
-            edges, found, scout = bu_step(indptr, indices, parent, depth, visited, front, nxt,
-                                          cand, level, nthreads)
+            edges, found, scout = bottom_up_level(indptr, indices, parent, depth, visited, front,
+                                                  nxt, cand, level, nthreads)
             front, nxt = nxt, front
             level += 1
-            shrinking = found < nf
             this_nf = nf
             prev_nf = nf
             nf = found
             m_f = scout
             m_u -= scout
-            back = nf > 0 and nf <= n / beta and (
-                shrinking or not (m_u > 0 and m_f * alpha > m_u))
+            back = go_top_down(nf, prev_nf, n, beta, m_f, m_u, alpha)
             if back:  # timed with this level
                 e = bitmap_to_queue(front, q, nthreads)
                 s = 0
@@ -149,11 +149,11 @@ def bfs_direction_optimizing(graph: CSRGraph, root, *, alpha=15.0, beta=18.0, de
                                                   on_device=options.get("on_device", False))
     r = check_root(graph, root)
     n = graph.num_vertices
-    parent, dep, visited, log = steps.new_search(graph, bool(depth))
+    parent, dep, visited, log = new_search(graph, bool(depth))
     q = np.empty(n, dtype=graph.indices.dtype)
     q2 = np.empty(n, dtype=graph.indices.dtype)
     logged = _search(graph.indptr, graph.indices, r, parent, dep, visited, q, q2, alpha, beta,
                      steps.SERIAL_WORK, steps.BUF, steps.TIME_GRAIN, numba.get_num_threads(),
                      *log)
     return BFSResult(parent=parent, root=r, depth=dep if depth else None,
-                     levels=steps.log_table(logged, log))
+                     levels=log_table(logged, log))

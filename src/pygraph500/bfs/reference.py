@@ -3,7 +3,7 @@
 One FIFO queue, a parent array and a depth array, compiled with numba. The queue holds the
 vertices in level order, so level boundaries are just queue positions: that is how the
 per-level statistics (and per-level times, read from a monotonic clock inside the compiled
-loop, with the level log of ``steps``) are recorded without changing the algorithm.
+loop, with the level log of ``steps.level_log``) are recorded without changing the algorithm.
 """
 from __future__ import annotations
 
@@ -12,9 +12,8 @@ from numba import njit
 
 from ..graph.types import CSRGraph, index_dtype
 from . import steps
-from .types import check_root
-from .steps import log_close, log_level, log_room, log_start
-from .types import TOP_DOWN, BFSResult
+from .steps.level_log import log_close, log_level, log_room, log_start, log_table, new_log
+from .types import TOP_DOWN, BFSResult, check_root
 
 __all__ = ["bfs_reference"]
 
@@ -83,8 +82,8 @@ def bfs_reference(graph: CSRGraph, root, *, depth=True, **options) -> BFSResult:
     parent = np.full(n, -1, dtype=np.int64)
     dep = np.full(n, -1, dtype=index_dtype(n))  # Algorithm 1 needs it either way
     queue = np.empty(n, dtype=graph.indices.dtype)
-    log = steps.new_log(n, graph.num_directed_edges)
+    log = new_log(n, graph.num_directed_edges)
     logged = _serial_bfs(graph.indptr, graph.indices, r, parent, dep, queue,
                          steps.TIME_GRAIN, *log)
     return BFSResult(parent=parent, root=r, depth=dep if depth else None,
-                     levels=steps.log_table(logged, log))
+                     levels=log_table(logged, log))

@@ -18,24 +18,25 @@ import numpy as np
 from numba import njit
 
 from ..graph.types import CSRGraph
+from ..primitives.bitmaps import new_hierarchical_bitmaps
 from . import steps
-from .types import check_root
-from .steps import (end_search, log_close, log_level, log_room, log_start, mark_root, tdb_parallel,
-                    tdb_serial)
-from .types import TOP_DOWN, BFSResult
+from .steps.bitmap_topdown import bitmap_topdown_level_parallel, bitmap_topdown_levels_serial
+from .steps.level_log import log_close, log_level, log_room, log_start, log_table
+from .steps.search_state import end_search, mark_root, new_search
+from .types import TOP_DOWN, BFSResult, check_root
 
 __all__ = ["bfs_topdown_bitmap"]
 
 
 @njit(cache=True)
-def _search(indptr, indices, root, parent, depth, visited, b0, b1, b2, limit, grain, nthreads,
-            thin, stats, dirs, batches, state):
+def _search(indptr, indices, root, parent, depth, visited, bits, summary, top, limit, grain,
+            nthreads, thin, stats, dirs, batches, state):
     mark_root(parent, depth, visited, root)
     log_start(state)
     w = root >> 6
-    b0[0, w] = visited[w]  # the root's bit (visited holds nothing else yet)
-    b1[0, w >> 6] = np.uint64(1) << np.uint64(w & 63)
-    b2[0, w >> 12] = np.uint64(1) << np.uint64((w >> 6) & 63)
+    bits[0, w] = visited[w]  # the root's bit (visited holds nothing else yet)
+    summary[0, w >> 6] = np.uint64(1) << np.uint64(w & 63)
+    top[0, w >> 12] = np.uint64(1) << np.uint64((w >> 6) & 63)
     cur = 0
     lo = w
     hi = w
@@ -44,14 +45,16 @@ def _search(indptr, indices, root, parent, depth, visited, b0, b1, b2, limit, gr
     m_f = indptr[root + 1] - indptr[root]
     while nf > 0:
         stats, dirs, batches = log_room(stats, dirs, batches, state, 4)
-        if nf + m_f + ((hi >> 12) - (lo >> 12) + 1) <= limit:  # the work measure of tdb_serial
-            cur, lo, hi, nf, level, m_f = tdb_serial(
-                indptr, indices, parent, depth, visited, b0, b1, b2, cur, lo, hi, nf, level,
-                m_f, limit, stats, dirs, batches, state, grain, thin)
+        # the work measure of bitmap_topdown_levels_serial
+        if nf + m_f + ((hi >> 12) - (lo >> 12) + 1) <= limit:
+            cur, lo, hi, nf, level, m_f = bitmap_topdown_levels_serial(
+                indptr, indices, parent, depth, visited, bits, summary, top, cur, lo, hi, nf,
+                level, m_f, limit, stats, dirs, batches, state, grain, thin)
             continue
         log_close(batches, state)
-        edges, found, scout, nlo, nhi = tdb_parallel(indptr, indices, parent, depth, visited,
-                                                     b0, b1, b2, cur, lo, hi, level, nthreads)
+        edges, found, scout, nlo, nhi = bitmap_topdown_level_parallel(
+            indptr, indices, parent, depth, visited, bits, summary, top, cur, lo, hi, level,
+            nthreads)
         log_level(stats, dirs, batches, state, nf, edges, TOP_DOWN, 0)
         cur = 1 - cur
         lo = nlo
@@ -65,17 +68,15 @@ def _search(indptr, indices, root, parent, depth, visited, b0, b1, b2, limit, gr
 def bfs_topdown_bitmap(graph: CSRGraph, root, *, depth=True, **options) -> BFSResult:
     """Top-down BFS with bitmap frontiers (thesis Algorithm 3) from ``root``.
 
-    Returns parent (int64, -1 where not reached, parent[root] == root), depth (int32 when
-    N < 2**31, else int64; -1 where not reached) and the per-level statistics (all
-    'top-down'). With several threads, which valid parent a vertex gets may vary from run to
-    run. ``depth=False``: no depth array (result depth None; spares a scattered write per
-    vertex). Other options are accepted for registry uniformity and ignored.
+    Returns what ``bfs_topdown_queue`` returns, with the same options (``depth=False``: no
+    depth array; others ignored): parent, depth and the per-level statistics, all
+    'top-down'; with several threads, which valid parent a vertex gets may vary.
     """
     r = check_root(graph, root)
-    parent, dep, visited, log = steps.new_search(graph, bool(depth))
-    b0, b1, b2 = steps.new_frontier_bitmaps(graph.num_vertices)
-    thin = np.empty(steps.SERIAL_WORK + 2, dtype=np.int64)  # see steps.tdb_serial
-    logged = _search(graph.indptr, graph.indices, r, parent, dep, visited, b0, b1, b2,
+    parent, dep, visited, log = new_search(graph, bool(depth))
+    bits, summary, top = new_hierarchical_bitmaps(graph.num_vertices)
+    thin = np.empty(steps.SERIAL_WORK + 2, dtype=np.int64)  # see bitmap_topdown_levels_serial
+    logged = _search(graph.indptr, graph.indices, r, parent, dep, visited, bits, summary, top,
                      steps.SERIAL_WORK, steps.TIME_GRAIN, numba.get_num_threads(), thin, *log)
     return BFSResult(parent=parent, root=r, depth=dep if depth else None,
-                     levels=steps.log_table(logged, log))
+                     levels=log_table(logged, log))

@@ -3,10 +3,11 @@ numba threads.
 
 Every level expands the current queue into the next one. Small levels (work at most
 ``steps.SERIAL_WORK``) run serially, many in one call, the queue used as a FIFO; larger ones
-over all threads (``steps.td_parallel``: edge-balanced chunks, vertices claimed with an
-atomic fetch-and-or on a visited bitmap, per-thread buffers flushed into the next queue at
-positions reserved with an atomic fetch-and-add: no global lock). The level loop is itself
-compiled (``_search``), so a graph with a million levels costs no Python per level.
+over all threads (``steps.queue_topdown.topdown_level_parallel``: edge-balanced chunks,
+vertices claimed with an atomic fetch-and-or on a visited bitmap, per-thread buffers flushed
+into the next queue at positions reserved with an atomic fetch-and-add: no global lock). The
+level loop is itself compiled (``_search``), so a graph with a million levels costs no Python
+per level.
 """
 from __future__ import annotations
 
@@ -16,10 +17,10 @@ from numba import njit
 
 from ..graph.types import CSRGraph
 from . import steps
-from .types import check_root
-from .steps import (end_search, log_close, log_level, log_room, log_start, mark_root, td_parallel,
-                    td_serial)
-from .types import TOP_DOWN, BFSResult
+from .steps.level_log import log_close, log_level, log_room, log_start, log_table
+from .steps.queue_topdown import topdown_level_parallel, topdown_levels_serial
+from .steps.search_state import end_search, mark_root, new_search
+from .types import TOP_DOWN, BFSResult, check_root
 
 __all__ = ["bfs_topdown_queue"]
 
@@ -40,13 +41,13 @@ def _search(indptr, indices, root, parent, depth, visited, q, q2, limit, bufcap,
         stats, dirs, batches = log_room(stats, dirs, batches, state, 4)
         nf = e - s
         if nf + m_f <= limit:
-            s, e, level, m_f, m_u, prev_nf = td_serial(
+            s, e, level, m_f, m_u, prev_nf = topdown_levels_serial(
                 indptr, indices, parent, depth, visited, q, s, e, level, m_f, m_u, prev_nf,
                 limit, False, 1.0, stats, dirs, batches, state, grain)
             continue
         log_close(batches, state)
-        edges, found, scout = td_parallel(indptr, indices, parent, depth, visited, q[s:e], q2,
-                                          level, bufcap, nthreads)
+        edges, found, scout = topdown_level_parallel(indptr, indices, parent, depth, visited,
+                                                     q[s:e], q2, level, bufcap, nthreads)
         log_level(stats, dirs, batches, state, nf, edges, TOP_DOWN, 0)
         q, q2 = q2, q
         s = 0
@@ -67,11 +68,11 @@ def bfs_topdown_queue(graph: CSRGraph, root, *, depth=True, **options) -> BFSRes
     """
     r = check_root(graph, root)
     n = graph.num_vertices
-    parent, dep, visited, log = steps.new_search(graph, bool(depth))
+    parent, dep, visited, log = new_search(graph, bool(depth))
     q = np.empty(n, dtype=graph.indices.dtype)
     q2 = np.empty(n, dtype=graph.indices.dtype)
     logged = _search(graph.indptr, graph.indices, r, parent, dep, visited, q, q2,
                      steps.SERIAL_WORK, steps.BUF, steps.TIME_GRAIN, numba.get_num_threads(),
                      *log)
     return BFSResult(parent=parent, root=r, depth=dep if depth else None,
-                     levels=steps.log_table(logged, log))
+                     levels=log_table(logged, log))

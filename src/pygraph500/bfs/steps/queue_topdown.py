@@ -1,0 +1,210 @@
+"""Top-down levels with queue frontiers (thesis Algorithms 1 and 2).
+
+- ``topdown_levels_serial``: top-down levels, serial, the queue used as a FIFO (thesis
+  Algorithm 1 level by level: the next level is appended behind the current one). It runs
+  level after level while each level's work (frontier + edges) is at most ``limit``, so a
+  graph of thousands of small levels (a path, a grid) costs one call and no per-level
+  launch. Frontiers of one or two vertices go to ``thin_frontier``.
+- ``topdown_level_parallel``: one top-down level over all threads (thesis Algorithm 2): the
+  frontier's adjacency entries (prefix sum of its degrees) are cut into equal ranges claimed
+  dynamically by the threads (a hub's list may be split: skewed degrees stay balanced);
+  claimed vertices go to a per-thread buffer flushed to the next queue at a position
+  reserved with an atomic fetch-and-add. No lock, no duplicate, no second pass.
+
+Names of the level log's locals are those of ``thin_frontier``.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from ...primitives import fetch_add, fetch_or
+from ...primitives.bitmaps import BIT_MASK, ONE, WORD_SHIFT, ZERO, as_uint
+from ...primitives.direction import go_bottom_up
+from ..types import TOP_DOWN
+from .level_log import log_end_batch, log_write_run
+from .thin_frontier import claim_neighbours, thin_frontier_levels
+
+__all__ = ["topdown_levels_serial", "topdown_level_parallel"]
+
+# Dynamic scheduling of the parallel level: its edges are cut into this many chunks per thread.
+_CHUNKS_PER_THREAD = 8
+
+
+@njit(cache=True)
+def topdown_levels_serial(indptr, indices, parent, depth, visited, q, s, e, level, m_f, m_u,
+                          prev_nf, limit, switch, alpha, stats, dirs, batches, state, grain):
+    """Serial top-down levels on the FIFO ``q``: the frontier is ``q[s:e]``, the next level is
+    appended behind it. Runs while the frontier is not empty, the level's work
+    ``nf + m_f`` is at most ``limit`` and (when ``switch``) Beamer's test does not call for
+    bottom-up. Returns (s, e, level, m_f, m_u, prev_nf) of the frontier it stopped at.
+
+    ``q`` needs room for the frontier plus every vertex still to be reached: a frontier
+    that starts at ``q[0]`` always fits in N entries. When the frontier is small next to
+    the dequeued part, it is moved back to ``q[0]`` (amortised O(1) per vertex): on a path
+    or a grid the queue's live part stays in cache instead of sweeping N entries. (Hot loop:
+    indices are cast to uint64, which spares numba's negative-index check on every access,
+    and the log is kept in locals, written back at the end.)
+
+    Frontiers of one or two vertices are walked in registers (``thin_frontier_levels``): a
+    path's BFS is a chain of dependent loads, and a round trip through the queue per level
+    lengthens it.
+    """
+    nlev = state[0]
+    keep_depth = depth.shape[0] != 0  # an empty depth array: depths not wanted
+    nb = state[1]
+    t_last = state[2]
+    acc = state[3]
+    nrow = state[4]
+    rf = re = -1
+    rc = 0
+    big = min(limit + 1, grain)  # one test for the common case of a small level
+    rows_left = stats.shape[0] - 2  # a level writes at most 2 rows and 2 batches
+    batches_left = batches.shape[0] - 2
+    while e > s:
+        if nrow > rows_left or nb > batches_left:
+            break  # the driver grows the log and calls again
+        nf = e - s
+        work = nf + m_f
+        if work >= big:
+            if work > limit:
+                break
+            if acc > 0:  # a big level is timed on its own
+                nb, t_last = log_end_batch(batches, nb, nlev, t_last)
+                acc = 0
+        if switch and go_bottom_up(nf, prev_nf, m_f, m_u, alpha):
+            break
+        if nf <= 2 and work < big:
+            if s > 0:
+                q[0] = q[s]
+                q[nf - 1] = q[e - 1]
+            (e, level, m_f, m_u, prev_nf, nlev, nb, t_last, acc, nrow, rf, re,
+             rc) = thin_frontier_levels(indptr, indices, parent, depth, visited, q, nf, level,
+                                        m_f, m_u, limit, stats, dirs, batches, nlev, nb, t_last,
+                                        acc, nrow, rf, re, rc, grain, rows_left, batches_left)
+            s = 0
+            continue
+        tail = e
+        for i in range(s, e):
+            last, tail = claim_neighbours(indptr, indices, parent, depth, visited, keep_depth,
+                                          level + 1, as_uint(q[as_uint(i)]), q, tail)
+        scout = 0
+        for i in range(e, tail):  # the next frontier's degrees (Beamer's m_f)
+            v = as_uint(q[as_uint(i)])
+            scout += indptr[v + ONE] - indptr[v]
+        if nf == rf and m_f == re:  # extend the run of equal levels (the test is inline:
+            rc += 1                 # a helper called at every level costs 3x more)
+        else:
+            nrow = log_write_run(stats, dirs, nrow, rf, re, rc, TOP_DOWN)
+            rf = nf
+            re = m_f
+            rc = 1
+        nlev += 1
+        acc += work
+        if acc >= grain:
+            nb, t_last = log_end_batch(batches, nb, nlev, t_last)
+            acc = 0
+        m_u -= scout
+        prev_nf = nf
+        m_f = scout
+        s = e
+        e = tail
+        level += 1
+        if (e - s) * 8 < s:  # keep the queue's live part small: move the frontier to q[0]
+            for i in range(e - s):
+                q[as_uint(i)] = q[as_uint(s + i)]
+            e -= s
+            s = 0
+    state[0] = nlev
+    state[1] = nb
+    state[2] = t_last
+    state[3] = acc
+    state[4] = log_write_run(stats, dirs, nrow, rf, re, rc, TOP_DOWN)
+    return s, e, level, m_f, m_u, prev_nf
+
+
+@njit(cache=True)
+def _copy_buffer(buf, t, cnt, q, at):
+    """q[at:at + cnt] = buf[t, :cnt] (a plain loop: inside a prange numba's array analysis
+    mistakes the slice assignment's sizes)."""
+    for j in range(cnt):
+        q[at + j] = buf[t, j]
+
+
+@njit(cache=True, parallel=True)
+def topdown_level_parallel(indptr, indices, parent, depth, visited, f, q2, level, bufcap,
+                           nthreads):
+    """One parallel top-down level from the frontier ``f``; the next frontier goes to
+    ``q2[:found]`` (in no particular order). Returns (edges examined, found, m_f of next)."""
+    nf = f.shape[0]
+    keep_depth = depth.shape[0] != 0  # an empty depth array: depths not wanted
+    # wp[i]: adjacency entries of f[:i] (parallel prefix sum of the frontier degrees: the
+    # degrees are read once, in blocks, then each block is scanned from its offset)
+    wp = np.empty(nf + 1, np.int64)
+    nblk = 4 * nthreads if nf >= 1 << 14 else 1
+    bsum = np.zeros(nblk + 1, np.int64)
+    for b in prange(nblk):
+        acc = 0
+        for i in range((nf * b) // nblk, (nf * (b + 1)) // nblk):
+            u = as_uint(f[as_uint(i)])
+            dg = indptr[u + ONE] - indptr[u]
+            wp[as_uint(i)] = dg
+            acc += dg
+        bsum[b + 1] = acc
+    for b in range(nblk):
+        bsum[b + 1] += bsum[b]
+    for b in prange(nblk):
+        acc = bsum[b]
+        for i in range((nf * b) // nblk, (nf * (b + 1)) // nblk):
+            dg = wp[as_uint(i)]
+            wp[as_uint(i)] = acc
+            acc += dg
+    total = bsum[nblk]
+    wp[nf] = total
+
+    nchunks = _CHUNKS_PER_THREAD * nthreads
+    counter = np.zeros(1, np.int64)
+    tail = np.zeros(1, np.int64)
+    scouts = np.zeros(nthreads, np.int64)
+    buf = np.empty((nthreads, bufcap), q2.dtype)
+    d = level + 1
+    for t in prange(nthreads):
+        cnt = 0
+        scout = 0
+        while True:
+            c = fetch_add(counter, 0, np.int64(1))
+            if c >= nchunks:
+                break
+            lo = (total * c) // nchunks
+            hi = (total * (c + 1)) // nchunks
+            if lo >= hi:
+                continue
+            i = np.searchsorted(wp, lo, side="right") - 1  # wp[i] <= lo < wp[i + 1]
+            pos = lo
+            while pos < hi:
+                u = f[as_uint(i)]
+                u64 = np.int64(u)
+                base = indptr[as_uint(u)] - wp[as_uint(i)]
+                end = min(hi, wp[as_uint(i) + ONE])
+                for p in range(pos, end):
+                    v = as_uint(indices[as_uint(base + p)])
+                    w = v >> WORD_SHIFT
+                    bit = ONE << (v & BIT_MASK)
+                    if (visited[w] & bit) == ZERO:
+                        if (fetch_or(visited, w, bit) & bit) == ZERO:  # claimed by us
+                            parent[v] = u64
+                            if keep_depth:
+                                depth[v] = d
+                            buf[t, cnt] = v
+                            cnt += 1
+                            scout += indptr[v + ONE] - indptr[v]
+                            if cnt == bufcap:
+                                _copy_buffer(buf, t, cnt, q2, fetch_add(tail, 0, np.int64(cnt)))
+                                cnt = 0
+                pos = end
+                i += 1
+        if cnt > 0:
+            _copy_buffer(buf, t, cnt, q2, fetch_add(tail, 0, np.int64(cnt)))
+        scouts[t] = scout
+    return total, fetch_add(tail, 0, np.int64(0)), scouts.sum()
+

@@ -1,0 +1,69 @@
+"""The arrays of one compiled search, its start and its end.
+
+``new_search`` allocates (parent, depth, visited, log) for one search; ``mark_root`` starts
+it; ``end_search`` closes the level log and writes -1 for the vertices never reached
+(``mark_unreached``, the only O(N) pass). See ``bfs.steps`` for what each array holds.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from ...graph.types import index_dtype
+from ...primitives.bitmaps import ALL_SET, ONE, new_bitmap
+from .level_log import log_close, log_room, new_log
+
+__all__ = ["new_search", "mark_root", "mark_unreached", "end_search"]
+
+
+def new_search(graph, with_depth=True):
+    """(parent, depth, visited, log) for one search of ``graph``, allocated here and now.
+
+    parent and depth are left uninitialised: the search writes the reached vertices and
+    ``mark_unreached`` the others; depth is empty when not ``with_depth``. Nothing is reused
+    between searches.
+    """
+    n = graph.num_vertices
+    parent = np.empty(n, dtype=np.int64)
+    depth = np.empty(n if with_depth else 0, dtype=index_dtype(n))
+    return parent, depth, new_bitmap(n), new_log(n, graph.num_directed_edges)
+
+
+@njit(cache=True)
+def mark_root(parent, depth, visited, root):
+    """The root is its own parent, at depth 0, visited."""
+    parent[root] = root
+    if depth.shape[0]:
+        depth[root] = 0
+    visited[root >> 6] |= ONE << np.uint64(root & 63)
+
+
+@njit(cache=True, parallel=True)
+def mark_unreached(parent, depth, visited, nthreads):
+    """parent = depth = -1 for every vertex not in ``visited`` (the only O(N) pass)."""
+    n = parent.shape[0]
+    nwords = visited.shape[0]
+    keep_depth = depth.shape[0] != 0  # an empty depth array: depths not wanted
+    nchunks = max(1, min(nwords, 4 * nthreads))
+    for c in prange(nchunks):
+        for w in range((nwords * c) // nchunks, (nwords * (c + 1)) // nchunks):
+            word = visited[w]
+            if word == ALL_SET:
+                continue
+            base = w * 64
+            for b in range(min(64, n - base)):
+                if not (word >> np.uint64(b)) & ONE:
+                    parent[base + b] = -1
+                    if keep_depth:
+                        depth[base + b] = -1
+
+
+@njit(cache=True)
+def end_search(parent, depth, visited, nthreads, stats, dirs, batches, state):
+    """The end of every compiled search: close the level log's last batch and mark the
+    vertices never reached (``mark_unreached``). Returns the log's arrays (grown if need
+    be)."""
+    stats, dirs, batches = log_room(stats, dirs, batches, state, 4)
+    log_close(batches, state)
+    mark_unreached(parent, depth, visited, nthreads)
+    return stats, dirs, batches
