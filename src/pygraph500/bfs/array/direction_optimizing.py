@@ -2,10 +2,11 @@
 ``--backend gpu``; on NumPy it is reachable as ``bfs_direction_optimizing_array``).
 
 Top-down levels are sort-unique levels (thesis 4.3.2: expand, binary search, sort-unique);
-bottom-up levels are ``steps.bottom_up_step`` over a frontier mask. The switching rule and
+bottom-up levels are ``primitives.arrays.bottom_up_step`` over a frontier mask. The switching rule and
 its defaults are those of the compiled ``direction-optimizing``: bottom-up when the frontier
-grows and its edges exceed the unvisited vertices' edges / alpha, top-down again when it
-shrinks below N / beta; the edge counts are kept up to date, never recounted.
+grows and its edges exceed the unvisited vertices' edges / alpha, top-down again when it is
+below N / beta and shrinking or no longer worth bottom-up (``primitives.direction``); the
+edge counts are kept up to date, never recounted.
 """
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ import numpy as np
 from ..types import BOTTOM_UP
 from .search import prepare, top_down_level
 from ...primitives.arrays import bottom_up_step
+from ...primitives.direction import go_bottom_up, go_top_down
 from .steps import LevelRecorder, finish_result, new_parent
 
 __all__ = ["bfs_direction_optimizing_array"]
@@ -35,10 +37,10 @@ def bfs_direction_optimizing_array(graph, root, *, backend="cpu", alpha=15.0, be
     bottom_up = False
     while q.shape[0]:
         nf = q.shape[0]
-        if bottom_up:
-            bottom_up = not (nf < prev_nf and nf <= n / beta)
+        if bottom_up:  # the compiled direction-optimizing's rule (primitives.direction)
+            bottom_up = not go_top_down(nf, prev_nf, n, beta, m_f, m_u, alpha)
         else:
-            bottom_up = nf > prev_nf and m_u > 0 and m_f * alpha > m_u
+            bottom_up = go_bottom_up(nf, prev_nf, m_f, m_u, alpha)
         if bottom_up:  # ---- a bottom-up level
             rec.start()
             front = xp.zeros(n, dtype=bool)
