@@ -46,14 +46,11 @@ def _search(indptr, indices, root, parent, depth, visited, bm, cand, nthreads, s
 
 
 def bfs_bottomup(graph: CSRGraph, root, *, depth=True, **options) -> BFSResult:
-    """Bottom-up BFS (every level, the root's included) from ``root``.
-
-    Returns parent (int64, -1 where not reached, parent[root] == root), depth (int32 when
-    N < 2**31, else int64; -1 where not reached) and the per-level statistics (all
-    'bottom-up'; edges_examined counts the adjacency entries scanned up to each first hit).
-    Which valid parent a vertex gets does not depend on the number of threads (the first
-    frontier neighbour in its sorted list). ``depth=False``: no depth array (result depth
-    None). Other options are accepted and ignored.
+    """Bottom-up BFS (every level, the root's included) from ``root``: a BFSResult (the
+    contract of ``bfs.types``), every level 'bottom-up', edges_examined counting the entries
+    scanned up to each first hit. The parent a vertex gets is its first frontier neighbour
+    in its sorted list, whatever the number of threads. ``depth=False``: no depth array;
+    other options are accepted and ignored.
     """
     r = check_root(graph, root)
     n = graph.num_vertices

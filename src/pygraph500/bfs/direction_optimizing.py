@@ -28,9 +28,9 @@ from ..primitives.bitmaps import bitmap_to_queue, queue_to_bitmap, unvisited_bit
 from ..primitives.direction import go_bottom_up, go_top_down
 from . import steps
 from .steps.bottom_up import bottom_up_level
-from .steps.level_log import log_close, log_level, log_room, log_start, log_table
+from .steps.level_log import log_close, log_level, log_room, log_table
 from .steps.queue_topdown import topdown_level_parallel, topdown_levels_serial
-from .steps.search_state import end_search, mark_root, new_search
+from .steps.search_state import end_search, new_search, start_queue_search
 from .types import BOTTOM_UP, TOP_DOWN, BFSResult, check_root
 
 __all__ = ["bfs_direction_optimizing"]
@@ -41,13 +41,7 @@ def _search(indptr, indices, root, parent, depth, visited, q, q2, alpha, beta, l
             grain, nthreads, stats, dirs, batches, state):
     n = parent.shape[0]
     nwords = visited.shape[0]
-    mark_root(parent, depth, visited, root)
-    log_start(state)
-    q[0] = root
-    s = 0
-    e = 1
-    level = 0
-    m_f = indptr[root + 1] - indptr[root]
+    s, e, level, m_f = start_queue_search(indptr, parent, depth, visited, q, root, state)
     m_u = indptr[n] - m_f
     prev_nf = 0  # frontier size of the previous level: 'growing' means nf > prev_nf
     # bitmaps of the bottom-up levels, allocated at the first switch

@@ -17,9 +17,9 @@ from numba import njit
 
 from ..graph.types import CSRGraph
 from . import steps
-from .steps.level_log import log_close, log_level, log_room, log_start, log_table
+from .steps.level_log import log_close, log_level, log_room, log_table
 from .steps.queue_topdown import topdown_level_parallel, topdown_levels_serial
-from .steps.search_state import end_search, mark_root, new_search
+from .steps.search_state import end_search, new_search, start_queue_search
 from .types import TOP_DOWN, BFSResult, check_root
 
 __all__ = ["bfs_topdown_queue"]
@@ -28,13 +28,7 @@ __all__ = ["bfs_topdown_queue"]
 @njit(cache=True)
 def _search(indptr, indices, root, parent, depth, visited, q, q2, limit, bufcap, grain,
             nthreads, stats, dirs, batches, state):
-    mark_root(parent, depth, visited, root)
-    log_start(state)
-    q[0] = root
-    s = 0
-    e = 1
-    level = 0
-    m_f = indptr[root + 1] - indptr[root]
+    s, e, level, m_f = start_queue_search(indptr, parent, depth, visited, q, root, state)
     m_u = 0  # not used: no switching
     prev_nf = 0
     while e > s:

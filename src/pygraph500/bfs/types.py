@@ -60,6 +60,11 @@ class LevelStats:
 _COLUMNS = ("level", "frontier", "edges_examined", "discovered", "direction_code", "time")
 
 
+def _column(name: str) -> property:
+    """A LevelTable column as a read-only attribute (a numpy array)."""
+    return property(lambda self: self._columns()[name], doc=f"the {name} column")
+
+
 class LevelTable(Sequence):
     """Per-level statistics of one search: a read-only sequence of LevelStats, stored as columns.
 
@@ -144,33 +149,16 @@ class LevelTable(Sequence):
             self._log = None
         return self._cols
 
-    @property
-    def level(self) -> np.ndarray:
-        return self._columns()["level"]
-
-    @property
-    def frontier(self) -> np.ndarray:
-        return self._columns()["frontier"]
-
-    @property
-    def edges_examined(self) -> np.ndarray:
-        return self._columns()["edges_examined"]
-
-    @property
-    def discovered(self) -> np.ndarray:
-        return self._columns()["discovered"]
-
-    @property
-    def direction_code(self) -> np.ndarray:
-        return self._columns()["direction_code"]
+    level = _column("level")
+    frontier = _column("frontier")
+    edges_examined = _column("edges_examined")
+    discovered = _column("discovered")
+    direction_code = _column("direction_code")
+    time = _column("time")
 
     @property
     def direction(self) -> list[str]:
         return [DIRECTIONS[c] for c in self.direction_code.tolist()]
-
-    @property
-    def time(self) -> np.ndarray:
-        return self._columns()["time"]
 
     @property
     def unique_ratio(self) -> np.ndarray:

@@ -82,29 +82,19 @@ def _fold(x):
 
 
 @njit(inline="always")
+def _row(m, i, z0, z1, z2, z3, z4):
+    """Row i of the product, reduced mod (2^31 - 1)."""
+    return _reduce(_fold(m[i, 0] * z0) + _fold(m[i, 1] * z1) + _fold(m[i, 2] * z2)
+                   + _fold(m[i, 3] * z3) + _fold(m[i, 4] * z4))
+
+
+@njit(inline="always")
 def matvec(m, z0, z1, z2, z3, z4):
-    """Apply a 5x5 transition matrix to the state (z1..z5 of the reference)."""
-    r0 = _reduce(
-        _fold(m[0, 0] * z0) + _fold(m[0, 1] * z1) + _fold(m[0, 2] * z2)
-        + _fold(m[0, 3] * z3) + _fold(m[0, 4] * z4)
-    )
-    r1 = _reduce(
-        _fold(m[1, 0] * z0) + _fold(m[1, 1] * z1) + _fold(m[1, 2] * z2)
-        + _fold(m[1, 3] * z3) + _fold(m[1, 4] * z4)
-    )
-    r2 = _reduce(
-        _fold(m[2, 0] * z0) + _fold(m[2, 1] * z1) + _fold(m[2, 2] * z2)
-        + _fold(m[2, 3] * z3) + _fold(m[2, 4] * z4)
-    )
-    r3 = _reduce(
-        _fold(m[3, 0] * z0) + _fold(m[3, 1] * z1) + _fold(m[3, 2] * z2)
-        + _fold(m[3, 3] * z3) + _fold(m[3, 4] * z4)
-    )
-    r4 = _reduce(
-        _fold(m[4, 0] * z0) + _fold(m[4, 1] * z1) + _fold(m[4, 2] * z2)
-        + _fold(m[4, 3] * z3) + _fold(m[4, 4] * z4)
-    )
-    return r0, r1, r2, r3, r4
+    """Apply a 5x5 transition matrix to the state (z1..z5 of the reference); the state is
+    five scalars, not an array, so that it stays in registers."""
+    return (_row(m, 0, z0, z1, z2, z3, z4), _row(m, 1, z0, z1, z2, z3, z4),
+            _row(m, 2, z0, z1, z2, z3, z4), _row(m, 3, z0, z1, z2, z3, z4),
+            _row(m, 4, z0, z1, z2, z3, z4))
 
 
 @njit(cache=True)

@@ -92,7 +92,9 @@ def unvisited_bitmap(visited, cand, n):
 
 @njit(cache=True, parallel=True)
 def bitmap_to_queue(front, q, nthreads):
-    """q[:k] = the set bits of ``front`` in ascending order; returns k."""
+    """q[:k] = the set bits of ``front`` in ascending order; returns k. A two-pass blocked
+    prefix sum (count per block, scan, write from each block's offset), the pattern of the
+    frontier degree sum of ``bfs.steps.queue_topdown`` over other data."""
     nwords = front.shape[0]
     nchunks = max(1, min(nwords, 4 * nthreads))
     counts = np.zeros(nchunks + 1, np.int64)

@@ -12,30 +12,30 @@ from numba.extending import intrinsic
 __all__ = ["cttz", "popcount"]
 
 
-@intrinsic
-def cttz(typingctx, x):
-    """Number of trailing zero bits of a non-zero unsigned 64-bit integer."""
-    if x != types.uint64:
-        return None
-    sig = types.uint64(types.uint64)
+def _uint64_unary(emit, doc):
+    """A numba intrinsic ``f(x)`` on one uint64 that emits ``emit(builder, x)``."""
 
-    def codegen(context, builder, signature, args):
-        return builder.cttz(args[0], ir.Constant(ir.IntType(1), 1))
+    @intrinsic
+    def op(typingctx, x):
+        if x != types.uint64:
+            return None
 
-    return sig, codegen
+        def codegen(context, builder, signature, args):
+            return emit(builder, args[0])
+
+        return types.uint64(types.uint64), codegen
+
+    op.__doc__ = doc
+    return op
 
 
-@intrinsic
-def popcount(typingctx, x):
-    """Number of set bits of an unsigned 64-bit integer."""
-    if x != types.uint64:
-        return None
-    sig = types.uint64(types.uint64)
+def _emit_ctpop(builder, x):
+    i64 = ir.IntType(64)
+    fn = cgutils.get_or_insert_function(builder.module, ir.FunctionType(i64, [i64]),
+                                        "llvm.ctpop.i64")
+    return builder.call(fn, [x])
 
-    def codegen(context, builder, signature, args):
-        i64 = ir.IntType(64)
-        fn = cgutils.get_or_insert_function(
-            builder.module, ir.FunctionType(i64, [i64]), "llvm.ctpop.i64")
-        return builder.call(fn, [args[0]])
 
-    return sig, codegen
+cttz = _uint64_unary(lambda builder, x: builder.cttz(x, ir.Constant(ir.IntType(1), 1)),
+                     "Number of trailing zero bits of a non-zero unsigned 64-bit integer.")
+popcount = _uint64_unary(_emit_ctpop, "Number of set bits of an unsigned 64-bit integer.")

@@ -38,7 +38,7 @@ def bottom_up_level(indptr, indices, parent, depth, visited, front, nxt, cand, l
         examined = 0
         awake = 0
         scout = 0
-        while True:
+        while True:  # dynamic schedule (numba's prange has none): claim the next chunk
             c = fetch_add(counter, 0, np.int64(1))
             if c >= nchunks:
                 break

@@ -171,7 +171,7 @@ def topdown_level_parallel(indptr, indices, parent, depth, visited, f, q2, level
     for t in prange(nthreads):
         cnt = 0
         scout = 0
-        while True:
+        while True:  # dynamic schedule (numba's prange has none): claim the next chunk
             c = fetch_add(counter, 0, np.int64(1))
             if c >= nchunks:
                 break

@@ -11,9 +11,9 @@ from numba import njit, prange
 
 from ...graph.types import index_dtype
 from ...primitives.bitmaps import ALL_SET, ONE, new_bitmap
-from .level_log import log_close, log_room, new_log
+from .level_log import log_close, log_room, log_start, new_log
 
-__all__ = ["new_search", "mark_root", "mark_unreached", "end_search"]
+__all__ = ["new_search", "mark_root", "start_queue_search", "mark_unreached", "end_search"]
 
 
 def new_search(graph, with_depth=True):
@@ -36,6 +36,16 @@ def mark_root(parent, depth, visited, root):
     if depth.shape[0]:
         depth[root] = 0
     visited[root >> 6] |= ONE << np.uint64(root & 63)
+
+
+@njit(inline="always")
+def start_queue_search(indptr, parent, depth, visited, q, root, state):
+    """The start of every queue-driven search: the root marked, the level log started, the
+    queue holding the root. Returns (queue start, queue end, level, m_f = the root's degree)."""
+    mark_root(parent, depth, visited, root)
+    log_start(state)
+    q[0] = root
+    return 0, 1, 0, indptr[root + 1] - indptr[root]
 
 
 @njit(cache=True, parallel=True)
