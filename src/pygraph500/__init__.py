@@ -24,19 +24,20 @@ from .benchmark import BenchmarkResult, RunConfig, choose_roots, run_benchmark
 from .bfs import ALGORITHMS, DEFAULT_ALGORITHM, BFSResult
 from .errors import Graph500Error, InputError, ResourceError, ValidationError
 from .generator import erdos_renyi, kronecker, make_random_numbers, rmat
-from .graph import CSRGraph, EdgeList, build_csr
+from .graph import CSRGraph, EdgeList, build_csr, from_networkx, from_scipy
 from .validate import ValidationReport, validate
-from .io.formats import GraphFile, convert_graph, read_graph, write_graph
-from . import bfs as _bfs_package
-from .api import make_callable as _make_callable
+from .io import GraphFile, convert_graph, read_graph, write_graph
 
-# ``pygraph500.bfs(graph, source, ...)`` is the ecosystem-style search (pygraph500.api.bfs);
-# the name is also the package of the algorithms, which keeps working as before.
-_make_callable(_bfs_package)
+# ``pygraph500.bfs`` is the ecosystem-style search function (pygraph500.api.bfs). Importing the
+# algorithms package above bound the attribute to the package; the function replaces it here,
+# after that import. The package itself stays in sys.modules as "pygraph500.bfs", which is
+# where ``from pygraph500.bfs import ALGORITHMS`` and ``import pygraph500.bfs.array`` look, so
+# they keep working; only attribute access (``pygraph500.bfs.ALGORITHMS``) now sees the function.
+from .api import bfs  # noqa: E402  (must come after the algorithms package is imported)
 
 __all__ = [
     "kronecker", "rmat", "erdos_renyi", "make_random_numbers",
-    "EdgeList", "CSRGraph", "build_csr",
+    "EdgeList", "CSRGraph", "build_csr", "from_scipy", "from_networkx",
     "ALGORITHMS", "DEFAULT_ALGORITHM", "BFSResult",
     "validate", "ValidationReport",
     "RunConfig", "run_benchmark", "BenchmarkResult", "choose_roots",

@@ -4,19 +4,17 @@ One call takes whatever graph the user has (a CSRGraph, a scipy.sparse matrix, a
 graph, an ``(src, dst)`` pair of arrays, an EdgeList or a GraphFile read by ``read_graph``),
 builds the CSR graph when needed (kernel 1) and runs one of the registered searches.
 
-``pygraph500.bfs`` is the ``pygraph500.bfs`` package made callable (so ``pygraph500.bfs.
-ALGORITHMS`` and ``from pygraph500.bfs import ...`` still work); calling it calls ``bfs``
-below, which is also importable as ``pygraph500.api.bfs``.
+``pygraph500.bfs`` is the function ``bfs`` below (also ``pygraph500.api.bfs``); the package
+of algorithms of the same name stays importable as ``pygraph500.bfs`` (``from pygraph500.bfs
+import ALGORITHMS``, ``import pygraph500.bfs.array``) through ``sys.modules``.
 """
 from __future__ import annotations
-
-import types
 
 import numpy as np
 
 from .bfs import DEFAULT_ALGORITHM, get_algorithm
 from .errors import InputError
-from .graph import CSRGraph, EdgeList, build_csr
+from .graph import CSRGraph, EdgeList, build_csr, from_networkx, from_scipy
 from .graph.relabel import search_in_original_labels
 
 __all__ = ["bfs", "as_csr", "AUTO_SMALL_EDGES", "SCIPY_UNREACHED"]
@@ -35,7 +33,7 @@ def as_csr(graph, source):
     """(CSRGraph, vertex number of ``source``, GraphFile or None) for any accepted graph."""
     import scipy.sparse as sp
 
-    from .io.formats import GraphFile
+    from .io import GraphFile
 
     gf = None
     if isinstance(graph, CSRGraph):
@@ -47,14 +45,14 @@ def as_csr(graph, source):
     elif isinstance(graph, EdgeList):
         csr = build_csr(graph)
     elif sp.issparse(graph):
-        csr = CSRGraph.from_scipy(graph)
+        csr = from_scipy(graph)
     elif _is_networkx(graph):
         nodes = list(graph)
         try:
             index = nodes.index(source)
         except ValueError:
             raise InputError(f"source {source!r} is not a node of the networkx graph") from None
-        return CSRGraph.from_networkx(graph, nodes), index, None
+        return from_networkx(graph, nodes), index, None
     elif isinstance(graph, (tuple, list)) and len(graph) == 2:
         src = np.asarray(graph[0])
         dst = np.asarray(graph[1])
@@ -87,7 +85,7 @@ def bfs(graph, source, *, return_predecessors=True, return_distances=False, algo
     user's id, the arrays are indexed by vertex number; ``graph.user_ids`` maps them back).
     The graph is undirected, as in Graph500: a directed input's edges are followed both ways
     (scipy's ``directed=False``). Anything but a CSRGraph is built first (kernel 1): to search
-    one graph many times, build it once with ``CSRGraph.from_scipy`` / ``from_networkx`` /
+    one graph many times, build it once with ``graph.from_scipy`` / ``from_networkx`` /
     ``build_csr``.
 
     Returns the predecessors, the distances, or ``(predecessors, distances)``, as asked.
@@ -95,7 +93,7 @@ def bfs(graph, source, *, return_predecessors=True, return_distances=False, algo
     parent; with ``scipy_compatible=True``, scipy's: ``-9999`` for the source and unreached
     vertices. distances: int64 hops, ``-1`` where unreached; with ``scipy_compatible=True``
     float64 with ``inf`` there (as ``scipy.sparse.csgraph.shortest_path`` gives).
-    ``algorithm``: a name of ``pygraph500.bfs.ALGORITHMS``, or "auto" (the serial reference
+    ``algorithm``: a name of ``pygraph500.ALGORITHMS``, or "auto" (the serial reference
     BFS below ``AUTO_SMALL_EDGES`` adjacency entries, else the parallel default).
     Several algorithms may pick different (equally valid) parents; distances never differ.
 
@@ -133,16 +131,3 @@ def bfs(graph, source, *, return_predecessors=True, return_distances=False, algo
             depth = np.where(depth < 0, np.inf, depth.astype(np.float64))
         out.append(depth)
     return out[0] if len(out) == 1 else tuple(out)
-
-
-class _CallablePackage(types.ModuleType):
-    """The ``pygraph500.bfs`` package, callable as ``pygraph500.api.bfs``."""
-
-    def __call__(self, graph, source, **options):
-        return bfs(graph, source, **options)
-
-
-def make_callable(package: types.ModuleType) -> None:
-    """Make the ``pygraph500.bfs`` package callable (calls ``bfs``); its contents are unchanged."""
-    package.__class__ = _CallablePackage
-    _CallablePackage.__call__.__doc__ = bfs.__doc__

@@ -34,9 +34,9 @@ def _add_graph_args(p: argparse.ArgumentParser) -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from .benchmark.run import GPU_ALGORITHMS
+    from .benchmark import GPU_ALGORITHMS
     from .bfs import ALGORITHMS, DEFAULT_ALGORITHM
-    from .distributed.bfs import PRUNE_MODES
+    from .distributed import PRUNE_MODES
 
     parser = argparse.ArgumentParser(
         prog="graph500",
@@ -44,6 +44,7 @@ def build_parser() -> argparse.ArgumentParser:
                     "kernel 1 (CSR), kernel 2 (BFS) from 64 roots, validation, official TEPS.",
     )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    # one add_parser block per subcommand below: declarations alike by nature, not repeated logic
 
     run = sub.add_parser(
         "run", help="run the whole benchmark and print the official output block",
@@ -171,32 +172,46 @@ def _add_input_args(p: argparse.ArgumentParser) -> None:
 
 
 def _cmd_run(args) -> int:
-    from .benchmark import RunConfig, result_json, run_benchmark
-    from .bfs import DEFAULT_ALGORITHM
-    from .distributed.comm import world
-    from .io import check_writable, write_json
-    from .report import Progress, format_levels, format_official
+    """`graph500 run`, embedded or (under mpiexec, or --distributed) on every rank: bad
+    parameters are reported once and every rank exits 2; a failure on any rank ends them all;
+    one process prints the results."""
+    from .benchmark import Launch, RunConfig
+    from .io import check_writable
+    from .report import Progress
 
-    comm = world(force=args.distributed)
-    if comm is not None and (comm.size > 1 or args.distributed):
-        return _cmd_run_distributed(args, comm)
-    if args.prune is not None:
-        raise InputError("--prune applies to distributed runs (mpiexec -n P graph500 run ..., "
-                         "or --distributed)")
-    if args.json:
-        check_writable(args.json)
-    config = RunConfig(scale=args.scale, edgefactor=args.edgefactor, seed=tuple(args.seed),
-                       num_roots=args.roots, algorithm=args.algorithm or DEFAULT_ALGORITHM,
-                       threads=args.threads,
-                       validate=args.validate,
-                       sort_vertices=None if args.sort_vertices == "none" else args.sort_vertices,
-                       input=args.input, input_format=args.format, num_vertices=args.num_vertices,
-                       backend=args.backend)
-    result = run_benchmark(config, Progress(False if args.quiet else None))
+    options = dict(scale=args.scale, edgefactor=args.edgefactor, seed=tuple(args.seed),
+                   num_roots=args.roots, threads=args.threads, validate=args.validate,
+                   sort_vertices=None if args.sort_vertices == "none" else args.sort_vertices,
+                   input=args.input, input_format=args.format, num_vertices=args.num_vertices,
+                   prune=args.prune, backend=args.backend, distributed=args.distributed,
+                   record_levels=args.levels or bool(args.json))
+    if args.algorithm is not None:  # else the engine's default
+        options["algorithm"] = args.algorithm
+    launch = Launch(RunConfig(**options))
+    launch.check(lambda: check_writable(args.json) if args.json else None)
+    with launch.guard():
+        result = launch.run(Progress(False if args.quiet else None))
+        if launch.reporting:
+            _print_run(result, args)
+    return 0 if result.valid else 1
+
+
+def _print_run(result, args) -> None:
+    from .io import write_json
+    from .report import format_dist_levels, format_levels, format_official, result_json
+
     for label in result.labels:
         print(f"# NOTE: {label}")
     if args.levels and result.runs:
-        print(format_levels(result.runs[0].levels, f"# levels of the search from root {result.runs[0].root}"))
+        first = result.runs[0]
+        title = f"# levels of the search from root {first.root}"
+        if result.distributed is None:
+            print(format_levels(first.levels, title))
+        else:
+            p = result.num_processes
+            print(format_dist_levels(first.levels, f"{title} ({p} process"
+                                     f"{'es' if p > 1 else ''}, {result.distributed['algorithm']}, "
+                                     f"--prune {result.distributed['prune']})"))
     if args.json:
         write_json(result_json(result), args.json)
     if not result.valid:
@@ -204,63 +219,9 @@ def _cmd_run(args) -> int:
         if failed is not None:
             print(f"validation failed for root {failed.root}: {failed.message}", file=sys.stderr)
         print("No results printed for invalid run.")
-        return 1
-    print(format_official(result.official()))
-    return 0
-
-
-def _cmd_run_distributed(args, comm) -> int:
-    """`graph500 run` on every rank of ``comm``: bad parameters are reported once (rank 0) and
-    every rank exits 2; a failure on any rank aborts them all; rank 0 prints the results."""
-    from .benchmark import RunConfig, result_json
-    from .benchmark.distributed import check_distributed, run_distributed
-    from .distributed import DEFAULT_DIST_ALGORITHM
-    from .distributed.comm import abort_on_error, collective_check
-    from .io import check_writable, write_json
-    from .report import Progress, format_dist_levels, format_official
-
-    rank0 = comm.rank == 0
-    config = RunConfig(scale=args.scale, edgefactor=args.edgefactor, seed=tuple(args.seed),
-                       num_roots=args.roots, algorithm=args.algorithm or DEFAULT_DIST_ALGORITHM,
-                       threads=args.threads, validate=args.validate,
-                       sort_vertices=None if args.sort_vertices == "none" else args.sort_vertices,
-                       input=args.input, input_format=args.format, num_vertices=args.num_vertices,
-                       prune=args.prune, backend=args.backend)
-
-    def check():
-        check_distributed(config, comm)
-        if rank0 and args.json:
-            check_writable(args.json)
-
-    error = collective_check(comm, check)
-    if error is not None:
-        if rank0:
-            print(f"graph500: error: {error}", file=sys.stderr)
-        return 2
-    with abort_on_error(comm):
-        progress = Progress(False if args.quiet else None) if rank0 else None
-        result = run_distributed(config, comm, progress)
-        if rank0:
-            for label in result.labels:
-                print(f"# NOTE: {label}")
-            if args.levels and result.runs:
-                print(format_dist_levels(result.runs[0].levels,
-                                         f"# levels of the search from root {result.runs[0].root} "
-                                         f"({comm.size} process{'es' if comm.size > 1 else ''}, "
-                                         f"{config.algorithm}, --prune "
-                                         f"{result.distributed['prune']})"))
-            if args.json:
-                write_json(result_json(result), args.json)
-            if not result.valid:
-                failed = result.first_failure
-                if failed is not None:
-                    print(f"validation failed for root {failed.root}: {failed.message}",
-                          file=sys.stderr)
-                print("No results printed for invalid run.")
-            else:
-                print(format_official(result.official()))
-            sys.stdout.flush()
-    return 0 if result.valid else 1
+    else:
+        print(format_official(result.official()))
+    sys.stdout.flush()
 
 
 def _cmd_generate(args) -> int:
@@ -415,6 +376,17 @@ def _cmd_apsp(args) -> int:
         write_json(out, args.json)
     return status
 
+# RunConfig's parameters as `graph500 run` spells them: the library's messages name the
+# parameter first ("num_roots must be ..."), the command's one-line errors its flag.
+_RUN_FLAGS = {"num_roots": "--roots", "sort_vertices": "--sort-vertices", "backend": "--backend",
+              "algorithm": "--algorithm", "prune": "--prune", "input": "--input"}
+
+
+def _as_flags(message: str) -> str:
+    name, space, rest = message.partition(" ")
+    return _RUN_FLAGS.get(name, name) + space + rest
+
+
 def main(argv=None) -> int:
     from .distributed.comm import launched_rank
 
@@ -435,7 +407,8 @@ def main(argv=None) -> int:
         return handler(args)
     except Graph500Error as exc:
         if not quiet_rank:
-            print(f"graph500: error: {exc}", file=sys.stderr)
+            message = _as_flags(str(exc)) if args.command == "run" else exc
+            print(f"graph500: error: {message}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("graph500: interrupted", file=sys.stderr)

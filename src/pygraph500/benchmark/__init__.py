@@ -1,7 +1,14 @@
-"""The benchmark driver: roots, timing, statistics, the run loop."""
+"""The benchmark driver: roots, timing, statistics and ONE run loop (``loop``) over an
+``Engine`` (``engine``): embedded (``embedded``) or distributed (``distributed``); ``run``
+picks the engine from the launch environment, ``single`` is ``graph500 bfs FILE``."""
+from .config import GPU_ALGORITHMS, RunConfig
+from .engine import Engine
+from .loop import run_engine, run_trials
+from .result import BenchmarkResult, SearchRun
 from .roots import NUM_ROOTS, choose_roots
-from .run import BenchmarkResult, RunConfig, SearchRun, result_json, run_benchmark
+from .run import Launch, make_engine, run_benchmark
 from .stats import summary, teps_summary
 
-__all__ = ["NUM_ROOTS", "choose_roots", "RunConfig", "BenchmarkResult", "SearchRun",
-           "run_benchmark", "result_json", "summary", "teps_summary"]
+__all__ = ["NUM_ROOTS", "choose_roots", "RunConfig", "GPU_ALGORITHMS", "BenchmarkResult",
+           "SearchRun", "Engine", "Launch", "make_engine", "run_engine", "run_trials",
+           "run_benchmark", "summary", "teps_summary"]

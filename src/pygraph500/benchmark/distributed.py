@@ -1,20 +1,20 @@
-"""The Graph500 run loop on P processes (``mpiexec -n P graph500 run``): thesis chapter 4.
+"""The distributed engine (``mpiexec -n P graph500 run``): thesis chapter 4, run by ``loop``.
 
 Rank r generates its own range of the edge list, kernel 1 sends every tuple to the owners of
 its endpoints (``distributed.build_dist``), roots are chosen once by the reference rule (the same
 on every rank and the same as the embedded run's), and every search is the 1D distributed
-BFS of ``distributed.bfs`` followed by the distributed validation. Times are the slowest rank's
-(each phase starts after a barrier). Only rank 0 reports progress.
+BFS (``distributed.DistSearcher``) followed by the distributed validation. Times are the
+slowest rank's (each phase starts after a barrier). Only rank 0 reports progress.
 
 The run's result is a ``BenchmarkResult`` like the embedded one (the same official block,
 ``num_mpi_processes: P``); each search's ``levels`` hold the sums over the ranks in the
 embedded fields (frontier, edges_examined, discovered, time) plus the distributed ones of
 ``distributed.LEVEL_FIELDS`` and, under ``per_rank``, every rank's values.
 
-With ``--backend gpu`` every rank runs its searches on the GPU of its node-local rank
-(``distributed.array_bfs``; kernel 1 runs on the CPU and its CSR is copied to the device inside the
-timed construction), exchanging device arrays directly or staged through host memory
-(``distributed.device``); ``auto`` does so when every rank has a GPU.
+With backend "gpu" every rank runs its searches on the GPU of its node-local rank
+(``distributed.array_bfs``; kernel 1 runs on the CPU and its CSR is copied to the device inside
+the timed construction), exchanging device arrays directly or staged through host memory
+(``distributed.device``); "auto" does so when every rank has a GPU.
 """
 from __future__ import annotations
 
@@ -27,19 +27,22 @@ import numpy as np
 from ..backend.arrays import ArrayBackend, get_backend
 from ..backend.memory import BASELINE_BYTES, require_memory
 from ..backend.threads import set_threads
-from ..distributed import (DEFAULT_DIST_ALGORITHM, DEFAULT_PRUNE, DIST_ALGORITHMS, LEVEL_FIELDS,
-                    DistSearcher, Partition1D, build_dist, generate_local, vertex_dtype)
+from ..bfs.types import DIRECTIONS
+from ..distributed import (DEFAULT_PRUNE, LEVEL_FIELDS, DistSearcher, Partition1D, build_dist,
+                           check_modes, generate_local, vertex_dtype)
 from ..distributed.array_bfs import DistArraySearcher, device_graph, estimate_device_bytes
 from ..distributed.device import DeviceExchange
 from ..distributed.validate import count_component_edges_dist, validate_dist
-from ..bfs.types import DIRECTIONS
 from ..errors import InputError
 from ..generator import kronecker
+from .config import RunConfig, search_labels
+from .engine import Engine
+from .loop import run_engine
+from .result import BenchmarkResult
 from .roots import choose_roots_with
-from .run import BenchmarkResult, RunConfig, SearchRun, search_labels
 
-__all__ = ["check_distributed", "run_distributed", "default_threads", "estimate_rank_bytes",
-           "combine_levels"]
+__all__ = ["DistributedEngine", "check_distributed", "run_distributed", "default_threads",
+           "estimate_rank_bytes", "combine_levels", "rank_backend"]
 
 # Failure injection for the tests of fault handling (read only here).
 _FAIL_RANK = "PYGRAPH500_FAIL_RANK"
@@ -61,16 +64,14 @@ def check_distributed(config: RunConfig, comm=None) -> None:
     ResourceError when this node cannot hold its processes' share, or a rank's GPU its part
     (checked on every rank, before any work)."""
     config.check(distributed=True)
-    if config.algorithm not in DIST_ALGORITHMS:
-        raise InputError(f"the distributed engine runs {' or '.join(DIST_ALGORITHMS)} (default "
-                         f"{DEFAULT_DIST_ALGORITHM}); got "
-                         f"--algorithm {config.algorithm}")
+    check_modes(config.prune or DEFAULT_PRUNE, config.algorithm)
     if config.input is not None:
-        raise InputError("--input is not supported by the distributed engine (mpiexec -n P): "
-                         "it generates the Kronecker graph on the ranks; run `graph500 run "
-                         "--input` without mpiexec")
+        raise InputError("input is not supported by the distributed engine: it generates the "
+                         "Kronecker graph on the ranks (run `graph500 run --input` without "
+                         "mpiexec)")
     if config.sort_vertices is not None:
-        raise InputError("--sort-vertices is not supported by the distributed engine")
+        raise InputError("sort_vertices is not supported by the distributed engine (run "
+                         "`graph500 run --sort-vertices` without mpiexec)")
     if comm is not None:
         n, m = 1 << config.scale, config.edgefactor << config.scale
         what = f"SCALE {config.scale}, edgefactor {config.edgefactor} on {comm.size} processes"
@@ -150,14 +151,6 @@ def combine_levels(per_rank: list[dict]) -> list[dict]:
     return out
 
 
-def _timed(comm, fn, *args, **kw):
-    """(result, seconds of the slowest rank), the phase started together after a barrier."""
-    comm.barrier()
-    t0 = time.perf_counter()
-    out = fn(*args, **kw)
-    return out, float(comm.allreduce(time.perf_counter() - t0, "max"))
-
-
 def _has_neighbour(comm, part: Partition1D, degree: np.ndarray):
     def lookup(vertices: np.ndarray) -> np.ndarray:
         mine = np.zeros(vertices.shape[0], dtype=np.int64)
@@ -167,15 +160,35 @@ def _has_neighbour(comm, part: Partition1D, degree: np.ndarray):
     return lookup
 
 
-class _Engine:
-    """The run's searcher kind: compiled on the CPU (``distributed.bfs``) or arrays on each rank's
-    device (``distributed.array_bfs``), with the graph where that searcher wants it."""
+class DistributedEngine(Engine):
+    """The benchmark on the ranks of ``comm`` (collective; SerialComm runs it in one process)
+    with the 1D partition; searches compiled on the CPU (``distributed.DistSearcher``) or
+    arrays on each rank's device (``distributed.array_bfs``), the graph where that searcher
+    wants it. A 2D engine is a subclass with its own build, search and validation."""
 
-    def __init__(self, comm, backend: ArrayBackend, prune: str, algorithm: str):
-        self.comm, self.backend, self.prune, self.algorithm = comm, backend, prune, algorithm
-        self.exchange = DeviceExchange(comm, backend) if backend.is_gpu else None
+    def __init__(self, config: RunConfig, comm):
+        check_distributed(config, comm)
+        self.config, self.comm = config, comm
+        self.prune = config.prune or DEFAULT_PRUNE
+        self.threads = set_threads(config.threads if config.threads is not None
+                                   else default_threads(comm))
+        self.num_vertices = 1 << config.scale
+        self.num_edges = config.edgefactor << config.scale
+        self.need = estimate_rank_bytes(self.num_vertices, self.num_edges, comm.size)
+        self.backend = rank_backend(config, comm)
+        self.exchange = DeviceExchange(comm, self.backend) if self.backend.is_gpu else None
+        self.edges = self.graph = self._searcher = None
 
-    def build(self, edges):
+    def barrier(self) -> None:
+        self.comm.barrier()
+
+    def elapsed(self, start: float) -> float:
+        return float(self.comm.allreduce(time.perf_counter() - start, "max"))
+
+    def begin(self, phase: str) -> None:
+        _maybe_fail(self.comm, phase)
+
+    def kernel1(self, edges):
         """Kernel 1, and the CSR's copy to the device."""
         graph = build_dist(self.comm, edges,
                            compact_columns=self.prune == "bitmap" and self.exchange is None)
@@ -186,109 +199,95 @@ class _Engine:
 
     def searcher(self, graph):
         if self.exchange is None:
-            return DistSearcher(self.comm, graph, self.prune, self.algorithm)
+            return DistSearcher(self.comm, graph, self.prune, self.config.algorithm)
         return DistArraySearcher(self.comm, graph, self.backend, self.exchange, self.prune,
-                                 self.algorithm)
+                                 self.config.algorithm)
 
+    def warm_up(self) -> None:
+        comm, seed = self.comm, self.config.seed
+        tiny = generate_local(comm, 4, 1, seed)
+        graph = self.kernel1(tiny)
+        root = int(kronecker(4, 1, seed, start=0, end=1).src[0])
+        parent = self.backend.to_host(self.searcher(graph).search(root).parent)
+        validate_dist(comm, graph.part, tiny, parent, root)
+        count_component_edges_dist(comm, graph.part, tiny, parent)
 
-def _warm_up(comm, config: RunConfig, engine: _Engine) -> None:
-    """Load (or compile) every kernel of the run on a tiny graph, collectively."""
-    tiny = generate_local(comm, 4, 1, config.seed)
-    graph = engine.build(tiny)
-    root = int(kronecker(4, 1, config.seed, start=0, end=1).src[0])
-    parent = engine.backend.to_host(engine.searcher(graph).search(root).parent)
-    validate_dist(comm, graph.part, tiny, parent, root)
-    count_component_edges_dist(comm, graph.part, tiny, parent)
+    def load(self) -> None:
+        c = self.config
+        self.edges = generate_local(self.comm, c.scale, c.edgefactor, c.seed)
+
+    def build(self) -> None:
+        self.graph = self.kernel1(self.edges)
+
+    def roots(self) -> np.ndarray:
+        graph = self.graph
+        degree = self.backend.to_host(graph.indptr[1:] - graph.indptr[:-1])
+        return choose_roots_with(self.num_vertices, _has_neighbour(self.comm, graph.part, degree),
+                                 self.config.seed, self.config.num_roots)
+
+    def labels(self, roots: np.ndarray) -> list[str]:
+        labels = search_labels(self.config, roots)
+        if self.exchange is not None:
+            labels.append(f"one GPU per process (rank 0: {self.backend.device}); messages: "
+                          f"{self.exchange.describe()}")
+        elif self.config.backend == "auto":
+            labels.append("--backend auto: not every process has a GPU; the processes run on "
+                          "the CPU")
+        cores = os.cpu_count() or 1
+        threads, local = self.threads, self.comm.local_size
+        if local * threads > cores:
+            labels.append(f"{local} processes x {threads} thread{'s' if threads > 1 else ''} "
+                          f"on {cores} cores of this node: oversubscribed, times are not those "
+                          f"of dedicated cores")
+        return labels
+
+    def search(self, root: int):
+        if self._searcher is None:  # made at the warm-up search, after the roots (untimed)
+            self._searcher = self.searcher(self.graph)
+        return self._searcher.search(root)
+
+    def fetch(self, result):
+        result.parent = self.backend.to_host(result.parent)
+        return result
+
+    def validate(self, result, root: int):
+        return validate_dist(self.comm, self.graph.part, self.edges, result.parent, root)
+
+    def count_edges(self, result) -> int:
+        return count_component_edges_dist(self.comm, self.graph.part, self.edges, result.parent)
+
+    def levels(self, result) -> list[dict]:
+        return combine_levels(self.comm.allgather(result.levels))
+
+    def result_fields(self) -> dict:
+        comm, part, backend = self.comm, self.graph.part, self.backend
+        per_rank = comm.allgather({
+            "local_vertices": part.num_local, "local_entries": self.graph.num_entries,
+            "edge_tuples": len(self.edges), "threads": self.threads,
+            "node_rank": comm.local_rank, "device_id": backend.device_id,
+        })
+        info = {
+            "algorithm": self.config.algorithm,
+            "prune": self.prune,
+            "num_processes": comm.size,
+            "partition": "1D: vertex v on rank v % P (local id v // P); rank r generates edge "
+                         "tuples [M r / P, M (r + 1) / P)",
+            "communicator": type(comm).__name__,
+            "mpi_library": comm.library,
+            "threads_per_rank": self.threads,
+            "processes_on_node_0": comm.local_size,
+            "device": backend.device,
+            "device_exchange": None if self.exchange is None else self.exchange.describe(),
+            "message_vertex_bytes": int(np.dtype(vertex_dtype(self.num_vertices)).itemsize),
+            "memory_estimate_per_rank": int(self.need),
+            "per_rank": {k: [r[k] for r in per_rank] for k in per_rank[0]},
+        }
+        return dict(num_vertices=self.num_vertices, num_edges=self.num_edges,
+                    threads=self.threads, num_processes=comm.size, distributed=info)
 
 
 def run_distributed(config: RunConfig, comm, progress=None) -> BenchmarkResult:
     """The whole benchmark across the ranks of ``comm`` (collective; SerialComm runs it in one
     process). ``progress(phase, done, total)`` is called on rank 0 only."""
-    check_distributed(config, comm)
-    report = progress if (progress is not None and comm.rank == 0) else (lambda *a: None)
-    prune = config.prune or DEFAULT_PRUNE
-    threads = set_threads(config.threads if config.threads is not None else default_threads(comm))
-    n = 1 << config.scale
-    m = config.edgefactor << config.scale
-    need = estimate_rank_bytes(n, m, comm.size)
-    backend = rank_backend(config, comm)
-    engine = _Engine(comm, backend, prune, config.algorithm)
-
-    t0 = time.perf_counter()
-    _warm_up(comm, config, engine)
-    warmup_time = float(comm.allreduce(time.perf_counter() - t0, "max"))
-
-    report("generation", 0, 1)
-    _maybe_fail(comm, "generation")
-    edges, generation_time = _timed(comm, generate_local, comm, config.scale, config.edgefactor,
-                                    config.seed)
-    report("generation", 1, 1)
-    report("construction", 0, 1)
-    _maybe_fail(comm, "construction")
-    graph, construction_time = _timed(comm, engine.build, edges)
-    report("construction", 1, 1)
-    part = graph.part
-
-    degree = backend.to_host(graph.indptr[1:] - graph.indptr[:-1])
-    roots = choose_roots_with(n, _has_neighbour(comm, part, degree), config.seed,
-                              config.num_roots)
-    labels = search_labels(config, roots)
-    if engine.exchange is not None:
-        labels.append(f"one GPU per process (rank 0: {backend.device}); messages: "
-                      f"{engine.exchange.describe()}")
-    elif config.backend == "auto":
-        labels.append("--backend auto: not every process has a GPU; the processes run on the "
-                      "CPU")
-    cores = os.cpu_count() or 1
-    if comm.local_size * threads > cores:
-        labels.append(f"{comm.local_size} processes x {threads} thread{'s' if threads > 1 else ''} "
-                      f"on {cores} cores of this node: oversubscribed, times are not those of "
-                      f"dedicated cores")
-
-    searcher = engine.searcher(graph)
-    runs: list[SearchRun] = []
-    if len(roots):  # warm-up search, as the reference does
-        searcher.search(int(roots[0]))
-    for i, root in enumerate(roots.tolist()):
-        report("search", i, len(roots))
-        _maybe_fail(comm, "search")
-        result, elapsed = _timed(comm, searcher.search, root)
-        levels = combine_levels(comm.allgather(result.levels))
-        parent = backend.to_host(result.parent)
-        if config.validate:
-            _maybe_fail(comm, "validation")
-            verdict, vtime = _timed(comm, validate_dist, comm, part, edges, parent, root)
-            run = SearchRun(root, elapsed, verdict.nedge, verdict.valid, vtime, verdict.rule,
-                            verdict.message, levels)
-        else:
-            nedge = count_component_edges_dist(comm, part, edges, parent)
-            run = SearchRun(root, elapsed, nedge, None, -1.0, levels=levels)
-        runs.append(run)
-        if run.valid is False:
-            break  # the reference stops at the first invalid tree
-    report("search", len(roots), len(roots))
-
-    per_rank = comm.allgather({
-        "local_vertices": part.num_local, "local_entries": graph.num_entries,
-        "edge_tuples": len(edges), "threads": threads, "node_rank": comm.local_rank,
-        "device_id": backend.device_id,
-    })
-    info = {
-        "algorithm": config.algorithm,
-        "prune": prune,
-        "num_processes": comm.size,
-        "partition": "1D: vertex v on rank v % P (local id v // P); rank r generates edge "
-                     "tuples [M r / P, M (r + 1) / P)",
-        "communicator": type(comm).__name__,
-        "mpi_library": comm.library,
-        "threads_per_rank": threads,
-        "processes_on_node_0": comm.local_size,
-        "device": backend.device,
-        "device_exchange": None if engine.exchange is None else engine.exchange.describe(),
-        "message_vertex_bytes": int(np.dtype(vertex_dtype(n)).itemsize),
-        "memory_estimate_per_rank": int(need),
-        "per_rank": {k: [r[k] for r in per_rank] for k in per_rank[0]},
-    }
-    return BenchmarkResult(config, n, m, generation_time, construction_time, roots, runs,
-                           threads, labels, warmup_time, None, num_processes=comm.size,
-                           distributed=info)
+    engine = DistributedEngine(config, comm)
+    return run_engine(engine, config, progress if comm.rank == 0 else None)

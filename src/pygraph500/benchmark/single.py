@@ -1,24 +1,22 @@
 """One search on a user's graph (``graph500 bfs FILE --root R``): read, build, search,
 validate, write the tree in the user's ids.
 
-The search is timed as in the benchmark (kernel 2 only, after the compiled code has been
-loaded on a tiny graph and one untimed warm-up search from the same root, as the reference
-does before its timed searches); the construction is timed on its own; validation is untimed.
+It is the run loop (``loop.run_engine``) on a ``FileEngine`` with one root: the search is timed
+as in the benchmark (kernel 2 only, after the compiled code has been loaded on a tiny graph and
+one untimed warm-up search from the same root, as the reference does before its timed
+searches); the construction is timed on its own; validation is untimed.
 """
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..backend.threads import set_threads
-from ..bfs import DEFAULT_ALGORITHM, get_algorithm
-from ..generator import kronecker
-from ..graph import build_csr
-from ..io.files import check_search_table_path, write_search_table
-from ..io.formats import GraphFile, read_graph
-from ..validate import count_component_edges, validate
+from ..bfs import DEFAULT_ALGORITHM
+from ..io import GraphFile, check_search_table_path, write_search_table
+from .config import RunConfig
+from .embedded import FileEngine
+from .loop import run_engine
 
 __all__ = ["SingleSearch", "search_file"]
 
@@ -86,61 +84,40 @@ class SingleSearch:
 def search_file(path: str, root: int, *, out: str | None = None, distances: bool = False,
                 algorithm: str = DEFAULT_ALGORITHM, format: str | None = None,
                 num_vertices: int | None = None, relabel="auto", directed: bool | None = None,
-                validate_tree: bool = True, threads: int | None = None,
+                validate_tree: bool = True, threads: int | None = None, levels: bool = False,
                 progress=None) -> SingleSearch:
     """Read ``path``, search from the user's vertex ``root``, validate, and write the tree.
 
     ``out`` (.npy or .csv): one row per reached vertex, ``vertex, parent[, distance]`` in the
     file's own ids (sorted by vertex number, which is the ids' order). It is written only
     when the tree is valid (or validation is off). InputError for bad input, before any work.
+    ``levels``: keep the per-level statistics of the search (``SingleSearch.levels``).
 
     >>> s = search_file("karate.txt", 1, out="tree.csv", distances=True)   # doctest: +SKIP
     >>> s.reached, s.valid                                                 # doctest: +SKIP
     (34, True)
     """
-    report = progress or (lambda *a: None)
-    bfs = get_algorithm(algorithm)
+    config = RunConfig(algorithm=algorithm, threads=threads, validate=validate_tree,
+                       input=path, input_format=format, num_vertices=num_vertices,
+                       num_roots=1, record_levels=levels)
+    engine = _OneSearch(config, progress, read_options=dict(relabel=relabel, directed=directed),
+                        root=root, search_options=dict(depth=distances), check_memory=False)
     if out is not None:
         check_search_table_path(out)
-    t0 = time.perf_counter()
-    graph = read_graph(path, format=format, num_vertices=num_vertices, relabel=relabel,
-                       directed=directed, progress=report)
-    read_time = time.perf_counter() - t0
-    r = graph.vertex(root)
-    nthreads = set_threads(threads)
-
-    tiny = kronecker(4, 1)  # load the compiled code untimed, as the benchmark does
-    warm = bfs(build_csr(tiny), int(tiny.src[0]), depth=distances)
-    count_component_edges(tiny, warm.parent)
-    if validate_tree:
-        validate(tiny, warm.parent, int(tiny.src[0]))
-
-    report("construction", 0, 1)
-    t0 = time.perf_counter()
-    csr = build_csr(graph.edges)
-    construction_time = time.perf_counter() - t0
-    report("construction", 1, 1)
-    root_degree = int(csr.indptr[r + 1] - csr.indptr[r])
-
-    bfs(csr, r, depth=distances)  # an untimed warm-up search, as the reference does
-    t0 = time.perf_counter()
-    result = bfs(csr, r, depth=distances)
-    elapsed = time.perf_counter() - t0
+    bench = run_engine(engine, config, progress)
+    graph, r, result = engine.source, engine.root_vertex, engine.last
     parent = result.parent
     reached_mask = parent >= 0
     reached = int(np.count_nonzero(reached_mask))
+    [timed] = bench.runs
     run = SingleSearch(graph, int(root), r, parent, result.depth if distances else None,
-                       read_time, construction_time, elapsed, 0, reached, algorithm, nthreads,
-                       levels=result.levels.as_dicts() if hasattr(result.levels, "as_dicts")
-                       else [lv.as_dict() for lv in result.levels], root_degree=root_degree)
+                       bench.generation_time, bench.construction_time, timed.time, timed.nedge,
+                       reached, algorithm, bench.threads, valid=timed.valid,
+                       levels=timed.levels,
+                       root_degree=int(engine.graph.indptr[r + 1] - engine.graph.indptr[r]))
     if validate_tree:
-        t0 = time.perf_counter()
-        verdict = validate(graph.edges, parent, r)
-        run.validate_time = time.perf_counter() - t0
-        run.valid, run.message, run.nedge = verdict.valid, verdict.message, verdict.nedge
-        run.max_depth = verdict.max_depth if verdict.valid else None
-    else:
-        run.nedge = count_component_edges(graph.edges, parent)
+        run.message, run.validate_time = timed.message, timed.validate_time
+        run.max_depth = engine.verdict.max_depth if timed.valid else None
     if run.max_depth is None and result.depth is not None and reached:
         run.max_depth = int(result.depth[reached_mask].max())
     if out is not None and run.valid is not False:
@@ -152,3 +129,17 @@ def search_file(path: str, root: int, *, out: str | None = None, distances: bool
                                       graph.user_ids(parent[vertices]), dist)
         run.out = out
     return run
+
+
+class _OneSearch(FileEngine):
+    """FileEngine keeping the timed search's result and verdict for the summary and table."""
+
+    last = verdict = None
+
+    def fetch(self, result):
+        self.last = super().fetch(result)
+        return self.last
+
+    def validate(self, result, root: int):
+        self.verdict = super().validate(result, root)
+        return self.verdict

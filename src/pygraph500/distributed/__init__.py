@@ -6,7 +6,8 @@ from .comm import (Comm, MPIComm, SerialComm, ThreadComm, abort_on_error, collec
                    launched_rank, launched_size, world)
 from .generate import LocalEdges, generate_local
 from .level_loop import LEVEL_FIELDS, DistBFSResult
-from .modes import DEFAULT_DIST_ALGORITHM, DEFAULT_PRUNE, DIST_ALGORITHMS, PRUNE_MODES
+from .modes import (DEFAULT_DIST_ALGORITHM, DEFAULT_PRUNE, DIST_ALGORITHMS, PRUNE_MODES,
+                    check_modes)
 from .partition import Partition1D, bucket_by_owner, edge_range, fetch, vertex_dtype
 from .search import DistSearcher, bfs_dist
 
@@ -15,6 +16,6 @@ __all__ = [
     "abort_on_error", "collective_check",
     "Partition1D", "edge_range", "bucket_by_owner", "fetch", "vertex_dtype",
     "LocalEdges", "generate_local", "DistGraph", "build_dist",
-    "PRUNE_MODES", "DEFAULT_PRUNE", "DIST_ALGORITHMS", "DEFAULT_DIST_ALGORITHM",
+    "PRUNE_MODES", "DEFAULT_PRUNE", "DIST_ALGORITHMS", "DEFAULT_DIST_ALGORITHM", "check_modes",
     "LEVEL_FIELDS", "DistBFSResult", "DistSearcher", "bfs_dist",
 ]

@@ -1,5 +1,7 @@
-"""Graphs: the EdgeList and CSRGraph contracts and kernel 1 (build_csr)."""
+"""Graphs: the EdgeList and CSRGraph contracts, kernel 1 (build_csr), and CSR graphs from
+scipy.sparse and networkx (``from_scipy``, ``from_networkx``: kernel 1 on their structure)."""
 from .types import CSRGraph, EdgeList, index_dtype
 from .build import build_csr
+from .interop import from_networkx, from_scipy
 
-__all__ = ["EdgeList", "CSRGraph", "index_dtype", "build_csr"]
+__all__ = ["EdgeList", "CSRGraph", "index_dtype", "build_csr", "from_scipy", "from_networkx"]

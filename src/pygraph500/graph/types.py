@@ -5,6 +5,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ..errors import InputError
+
 
 @dataclass(frozen=True)
 class EdgeList:
@@ -61,52 +63,55 @@ class CSRGraph:
     def neighbours(self, v: int) -> np.ndarray:
         return self.indices[self.indptr[v]:self.indptr[v + 1]]
 
-    # ---- the Python graph ecosystem (graph/interop.py) ---------------------------------
-    @classmethod
-    def from_scipy(cls, matrix) -> "CSRGraph":
-        """Kernel 1 on a square scipy.sparse adjacency matrix (stored entries are edges).
-
-        >>> import scipy.sparse as sp
-        >>> CSRGraph.from_scipy(sp.eye_array(3, k=1, format="csr")).degree().tolist()
-        [1, 2, 1]
-        """
-        from .interop import from_scipy
-
-        return from_scipy(matrix)
-
+    # ---- out to the Python graph ecosystem (in: graph/interop.py, through kernel 1) ---------
     def to_scipy(self, dtype=np.int8):
-        """The symmetric adjacency as a ``scipy.sparse.csr_array`` of ones.
+        """The symmetric adjacency as a ``scipy.sparse.csr_array`` with ones of ``dtype``.
 
-        >>> import scipy.sparse as sp
-        >>> CSRGraph.from_scipy(sp.eye_array(3, k=1, format="csr")).to_scipy().nnz
-        4
+        >>> from pygraph500 import EdgeList, build_csr
+        >>> g = build_csr(EdgeList(np.array([0, 1]), np.array([1, 2]), 3))
+        >>> g.to_scipy().toarray().tolist()
+        [[0, 1, 0], [1, 0, 1], [0, 1, 0]]
         """
-        from .interop import to_scipy
+        import scipy.sparse as sp
 
-        return to_scipy(self, dtype)
-
-    @classmethod
-    def from_networkx(cls, graph, nodelist=None) -> "CSRGraph":
-        """Kernel 1 on a networkx graph; vertex ``i`` is ``nodelist[i]`` (default ``list(graph)``).
-
-        >>> import networkx as nx
-        >>> CSRGraph.from_networkx(nx.karate_club_graph()).num_directed_edges
-        156
-        """
-        from .interop import from_networkx
-
-        return from_networkx(graph, nodelist)
+        n = self.num_vertices
+        data = np.ones(self.indices.shape[0], dtype=dtype)
+        return sp.csr_array((data, self.indices, self.indptr), shape=(n, n))
 
     def to_networkx(self, nodes=None):
-        """A ``networkx.Graph``; vertex ``i`` becomes ``nodes[i]`` (default ``i``).
+        """A ``networkx.Graph``; vertex ``i`` becomes node ``nodes[i]`` (default ``i``).
 
-        >>> import networkx as nx
-        >>> CSRGraph.from_networkx(nx.cycle_graph(5)).to_networkx().number_of_edges()
-        5
+        >>> from pygraph500 import EdgeList, build_csr
+        >>> g = build_csr(EdgeList(np.array([0, 1]), np.array([1, 2]), 3))
+        >>> sorted(g.to_networkx(nodes=["a", "b", "c"]).edges())
+        [('a', 'b'), ('b', 'c')]
         """
-        from .interop import to_networkx
+        nx = networkx_module()
+        n = self.num_vertices
+        src = np.repeat(np.arange(n, dtype=np.int64), self.degree())
+        dst = self.indices.astype(np.int64)
+        keep = src < dst
+        src, dst = src[keep], dst[keep]
+        g = nx.Graph()
+        if nodes is None:
+            g.add_nodes_from(range(n))
+            g.add_edges_from(zip(src.tolist(), dst.tolist()))
+        else:
+            names = list(nodes)
+            if len(names) != n:
+                raise InputError(f"nodes has {len(names)} entries, the graph {n} vertices")
+            g.add_nodes_from(names)
+            g.add_edges_from((names[u], names[v]) for u, v in zip(src.tolist(), dst.tolist()))
+        return g
 
-        return to_networkx(self, nodes)
+
+def networkx_module():
+    """networkx, an optional dependency, imported only when a conversion asks for it."""
+    try:
+        import networkx
+    except ImportError:  # pragma: no cover - depends on the environment
+        raise InputError("networkx is not installed (pip install networkx)") from None
+    return networkx
 
 
 def index_dtype(num_vertices: int):

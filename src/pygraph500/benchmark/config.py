@@ -1,0 +1,82 @@
+"""What a benchmark run is asked to do (``RunConfig``) and the checks that need no work done.
+
+Messages name the parameters (``num_roots``, ``backend``); the command line says them with
+its own flag names.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..backend.arrays import BACKENDS
+from ..backend.threads import check_threads
+from ..bfs import DEFAULT_ALGORITHM, get_algorithm
+from ..bfs.array import ARRAY_ALGORITHMS
+from ..errors import InputError
+from ..generator import check_scale, check_seed
+from ..graph.build import SORT_VERTICES
+from .roots import NUM_ROOTS
+
+__all__ = ["RunConfig", "GPU_ALGORITHMS", "search_labels"]
+
+# What backend "gpu" (or "auto") can run: the array-backend algorithms and direction-optimizing.
+GPU_ALGORITHMS = (*ARRAY_ALGORITHMS, "direction-optimizing")
+
+
+@dataclass
+class RunConfig:
+    """Parameters of one benchmark run; defaults are the Graph500 reference's."""
+
+    scale: int = 16
+    edgefactor: int = 16
+    seed: tuple[int, int] = (2, 3)
+    num_roots: int = NUM_ROOTS
+    algorithm: str = DEFAULT_ALGORITHM
+    threads: int | None = None
+    validate: bool = True
+    sort_vertices: str | None = None
+    input: str | None = None          # a user's edge list instead of the generator
+    input_format: str | None = None   # io.FORMATS name; default from the file name
+    num_vertices: int | None = None   # the input's vertex count (ids below it, no relabelling)
+    prune: str | None = None          # distributed engine: distributed.PRUNE_MODES (None: its default)
+    backend: str = "cpu"              # backend.arrays.BACKENDS: where kernel 1 and the BFS run
+    distributed: bool = False         # the distributed engine even without an MPI launcher
+    record_levels: bool = True        # keep every search's per-level statistics (dicts)
+
+    def check(self, distributed: bool = False) -> None:
+        """InputError for anything out of range, before any work is done (``distributed``:
+        the distributed engine checks its own algorithms and pruning, on either backend)."""
+        if self.input is None:
+            check_scale(self.scale, self.edgefactor)
+        self.seed = check_seed(self.seed)
+        get_algorithm(self.algorithm)
+        if self.sort_vertices not in SORT_VERTICES:
+            raise InputError(f"sort_vertices must be one of None, 'degree'; got "
+                             f"{self.sort_vertices!r}")
+        if not isinstance(self.num_roots, int) or self.num_roots < 1:
+            raise InputError(f"num_roots must be an integer >= 1, got {self.num_roots!r}")
+        check_threads(self.threads)
+        if self.backend not in BACKENDS:
+            raise InputError(f"backend must be one of {', '.join(BACKENDS)}; got "
+                             f"{self.backend!r}")
+        if self.backend == "gpu":
+            if self.algorithm not in GPU_ALGORITHMS and not distributed:
+                raise InputError(f"algorithm {self.algorithm} runs on the CPU only; with "
+                                 f"backend gpu: {', '.join(GPU_ALGORITHMS)}")
+            if self.sort_vertices:
+                raise InputError("sort_vertices runs on the CPU backend only")
+        if self.prune is not None and not distributed:
+            raise InputError("prune applies to distributed runs only (mpiexec -n P, or the "
+                             "distributed engine asked for)")
+
+
+def search_labels(config: RunConfig, roots) -> list[str]:
+    """The output's notes on how the searches depart from Graph500's rules, if they do:
+    not 64 roots asked for, fewer found, or no validation (embedded and distributed runs)."""
+    labels = []
+    if config.num_roots != NUM_ROOTS:
+        labels.append(f"{config.num_roots} roots requested (Graph500: {NUM_ROOTS})")
+    if len(roots) < config.num_roots:
+        labels.append(f"only {len(roots)} roots found (reference rule gives up after N tries)")
+    if not config.validate:
+        labels.append("validation skipped (--no-validate): not a valid Graph500 result")
+    return labels

@@ -1,0 +1,166 @@
+"""The embedded engines: kernel 1 and the searches in this process, compiled (numba) on the CPU
+or on the array backend (NumPy / CuPy: kernel 1 then runs on the device too, thesis Fig. 4.1).
+
+``EmbeddedEngine`` runs on the Kronecker generator's graph; ``FileEngine`` on a user's graph
+read with ``io.read_graph`` (``run --input``: graph_generation is the read time, roots by the
+reference rule over the file's N vertices; ``graph500 bfs FILE``: one given root).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..backend.arrays import get_backend
+from ..backend.memory import estimate_run_bytes, require_memory
+from ..backend.threads import set_threads
+from ..bfs import get_algorithm
+from ..generator import kronecker
+from ..graph import build_csr
+from ..graph.build_array import build_csr_array
+from ..graph.relabel import degree_in_original_labels, search_in_original_labels
+from ..io import read_graph
+from ..validate import count_component_edges, validate
+from .config import GPU_ALGORITHMS, RunConfig, search_labels
+from .engine import Engine
+from .roots import choose_roots
+
+__all__ = ["EmbeddedEngine", "FileEngine"]
+
+
+class EmbeddedEngine(Engine):
+    """The benchmark in this process on the generated graph of ``config``."""
+
+    def __init__(self, config: RunConfig):
+        config.check()
+        self.config = config
+        self.threads = set_threads(config.threads)
+        if config.input is None:
+            self.num_vertices = 1 << config.scale
+            self.num_edges = config.edgefactor << config.scale
+            require_memory(estimate_run_bytes(self.num_vertices, self.num_edges),
+                           f"SCALE {config.scale}, edgefactor {config.edgefactor}")
+        self.bfs = get_algorithm(config.algorithm)
+        cpu_only = config.algorithm not in GPU_ALGORITHMS or config.sort_vertices
+        auto_cpu = config.backend == "auto" and cpu_only
+        self.backend = get_backend("cpu" if auto_cpu else config.backend)
+        if auto_cpu:
+            self.backend.note = ("--backend auto: this algorithm (or --sort-vertices) runs on "
+                                 "the CPU only")
+        # Kernel 2's output is the parent array (the validator derives levels itself); on a
+        # GPU it stays there until the clock has stopped (see ``fetch``).
+        self.search_options = dict(depth=False, backend=self.backend, on_device=True)
+        self.edges = self.graph = None
+
+    def kernel1(self, edges):
+        """The array backend builds on its device; the CPU relabels when asked."""
+        if self.backend.is_gpu:
+            return build_csr_array(edges, self.backend)
+        return build_csr(edges, self.config.sort_vertices)
+
+    def warm_up(self) -> None:
+        tiny = kronecker(4, 1, self.config.seed)
+        root = int(tiny.src[0])
+        warm = self.fetch(search_in_original_labels(self.bfs, self.kernel1(tiny), root,
+                                                    **self.search_options))
+        if self.config.validate:
+            validate(tiny, warm.parent, root)
+        count_component_edges(tiny, warm.parent)
+
+    def load(self) -> None:
+        c = self.config
+        self.edges = kronecker(c.scale, c.edgefactor, c.seed)
+
+    def build(self) -> None:
+        self.graph = self.kernel1(self.edges)
+        self.backend.synchronize()
+
+    def roots(self) -> np.ndarray:
+        if self.backend.is_gpu:
+            degree = np.diff(self.backend.to_host(self.graph.indptr))
+        else:
+            degree = degree_in_original_labels(self.graph)
+        return choose_roots(degree > 0, self.config.seed, self.config.num_roots)
+
+    def source_labels(self) -> list[str]:
+        """Notes on where the graph came from (none for the generator's)."""
+        return []
+
+    def labels(self, roots: np.ndarray) -> list[str]:
+        note = [self.backend.note] if self.backend.note else []
+        return note + self.source_labels() + search_labels(self.config, roots)
+
+    def search(self, root: int):
+        return search_in_original_labels(self.bfs, self.graph, root, **self.search_options)
+
+    def fetch(self, result):
+        result.parent = self.backend.to_host(result.parent)
+        return result
+
+    def validate(self, result, root: int):
+        return validate(self.edges, result.parent, root)
+
+    def count_edges(self, result) -> int:
+        return count_component_edges(self.edges, result.parent)
+
+    def levels(self, result) -> list[dict]:
+        return result.levels.as_dicts()
+
+    def result_fields(self) -> dict:
+        return dict(num_vertices=self.num_vertices, num_edges=self.num_edges,
+                    threads=self.threads, backend=self.backend.name, device=self.backend.device)
+
+
+class FileEngine(EmbeddedEngine):
+    """The benchmark in this process on a user's graph file (``config.input``).
+
+    ``read_options``: more of ``read_graph``'s (relabel, directed). ``root``: search only from
+    this vertex (the file's id) instead of the reference's roots. ``search_options``: the
+    algorithm's options instead of the benchmark's. ``check_memory``: ResourceError when the
+    graph read will not fit the run's estimate.
+    """
+
+    load_phase = None  # read_graph reports the bytes read itself
+
+    def __init__(self, config: RunConfig, progress=None, *, read_options: dict | None = None,
+                 root: int | None = None, search_options: dict | None = None,
+                 check_memory: bool = True):
+        super().__init__(config)
+        self.progress = progress
+        self.read_options = read_options or {}
+        self.root = root
+        self.root_vertex = None
+        if search_options is not None:
+            self.search_options = search_options
+        self.check_memory = check_memory
+        self.source = None
+
+    def load(self) -> None:
+        c = self.config
+        self.source = read_graph(c.input, format=c.input_format, num_vertices=c.num_vertices,
+                                 progress=self.progress, **self.read_options)
+        self.edges = self.source.edges
+
+    def fits(self) -> None:
+        self.num_vertices, self.num_edges = self.edges.num_vertices, self.edges.num_edges
+        if self.root is not None:
+            self.root_vertex = self.source.vertex(self.root)  # InputError for an unknown id
+        if self.check_memory:
+            require_memory(estimate_run_bytes(self.num_vertices, self.num_edges),
+                           f"the graph of {self.config.input}")
+
+    def roots(self) -> np.ndarray:
+        if self.root_vertex is not None:
+            return np.array([self.root_vertex], dtype=np.int64)
+        return super().roots()
+
+    def source_labels(self) -> list[str]:
+        s = self.source
+        return [f"graph read from {self.config.input} ({s.format}, {self.num_vertices} "
+                f"vertices, {self.num_edges} edge tuples"
+                + (", directed, searched as undirected" if s.directed else "")
+                + (", ids relabelled 0..N-1, roots reported in the file's ids" if s.relabelled
+                   else "")
+                + "): graph_generation is the read time, SCALE = ceil(log2 N), edgefactor = "
+                  "M/N rounded"]
+
+    def result_fields(self) -> dict:
+        return dict(super().result_fields(), source=self.source)

@@ -1,0 +1,90 @@
+"""The one run loop: any ``Engine`` through the Graph500 phases, timed as the reference times them.
+
+Code warm-up (untimed in the block, reported as code_warmup_time), generation or reading
+(graph_generation), kernel 1 (construction_time), roots, one untimed warm-up search, then per
+root one timed search and its untimed validation; the loop stops at the first invalid result,
+as the reference does. Every timed phase starts after ``engine.barrier()`` and takes
+``engine.elapsed`` (the slowest rank's seconds on a distributed engine).
+"""
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from .config import RunConfig
+from .engine import Engine
+from .result import BenchmarkResult, SearchRun
+
+__all__ = ["timed", "run_trials", "run_engine"]
+
+
+def _silent(*args) -> None:
+    pass
+
+
+def timed(engine: Engine, fn, *args):
+    """(fn(*args), seconds), the phase started together on every process of ``engine``."""
+    engine.barrier()
+    t0 = time.perf_counter()
+    out = fn(*args)
+    return out, engine.elapsed(t0)
+
+
+def run_trials(engine: Engine, roots: np.ndarray, *, validate: bool = True,
+               record_levels: bool = True, progress=_silent) -> list[SearchRun]:
+    """A warm-up search, then per root a timed search and (``validate``) its untimed check;
+    stops after the first invalid result. ``record_levels``: keep per-level dicts."""
+    runs: list[SearchRun] = []
+    if len(roots):  # warm-up search, as the reference does
+        engine.fetch(engine.search(int(roots[0])))
+    for i, root in enumerate(roots.tolist()):
+        progress("search", i, len(roots))
+        engine.begin("search")
+        # The clock stops when the search is done where it ran (a GPU synchronised); its
+        # result comes to where the validator reads it afterwards, untimed.
+        result, elapsed = timed(engine, engine.search, root)
+        result = engine.fetch(result)
+        levels = engine.levels(result) if record_levels else []
+        if validate:
+            engine.begin("validation")
+            verdict, vtime = timed(engine, engine.validate, result, root)
+            run = SearchRun(root, elapsed, verdict.nedge, verdict.valid, vtime, verdict.rule,
+                            verdict.message, levels)
+        else:
+            run = SearchRun(root, elapsed, engine.count_edges(result), None, -1.0, levels=levels)
+        runs.append(run)
+        if run.valid is False:
+            break  # the reference stops at the first invalid tree
+    progress("search", len(roots), len(roots))
+    return runs
+
+
+def run_engine(engine: Engine, config: RunConfig, progress=None) -> BenchmarkResult:
+    """The whole benchmark on ``engine``. ``progress(phase, done, total)`` is called as work
+    advances (the CLI prints it on stderr; pass None on the processes that stay silent)."""
+    report = progress or _silent
+    t0 = time.perf_counter()
+    engine.warm_up()
+    warmup_time = engine.elapsed(t0)
+
+    if engine.load_phase:
+        report(engine.load_phase, 0, 1)
+    engine.begin("generation")
+    _, generation_time = timed(engine, engine.load)
+    if engine.load_phase:
+        report(engine.load_phase, 1, 1)
+    engine.fits()
+
+    report("construction", 0, 1)
+    engine.begin("construction")
+    _, construction_time = timed(engine, engine.build)
+    report("construction", 1, 1)
+
+    roots = engine.roots()
+    labels = engine.labels(roots)
+    runs = run_trials(engine, roots, validate=config.validate,
+                      record_levels=config.record_levels, progress=report)
+    return BenchmarkResult(config=config, generation_time=generation_time,
+                           construction_time=construction_time, roots=roots, runs=runs,
+                           labels=labels, warmup_time=warmup_time, **engine.result_fields())

@@ -1,0 +1,146 @@
+"""The house rules of ARCHITECTURE.md, checked on the source itself: no module over 500 lines,
+no import of another package's private (``_``-prefixed) module, no import cycle (imports
+inside functions count too), and the layers' arrows pointing down only."""
+import ast
+import os
+
+import pytest
+
+SRC = os.path.join(os.path.dirname(__file__), "..", "src")
+PACKAGE = "pygraph500"
+MAX_LINES = 500
+
+# Which top-level packages each may import (DESIGN.md's layers). Anything not listed here may
+# import only errors and backend (besides itself).
+ALLOWED = {
+    "primitives": set(),
+    "generator": {"graph"},
+    "graph": {"primitives"},
+    "validate": {"graph"},
+    "bfs": {"graph", "primitives"},
+    "distributed": {"graph", "primitives", "generator", "validate"},
+    "io": {"graph"},
+    "apsp": {"generator", "graph", "io"},
+    "report": {"bfs", "distributed", "io", "validate"},
+    "benchmark": {"bfs", "distributed", "generator", "graph", "io", "report", "validate"},
+}
+ALWAYS = {"errors", "backend"}
+
+
+def _modules():
+    """{module name: file path} for every module of the package."""
+    out = {}
+    root = os.path.join(SRC, PACKAGE)
+    for top, dirs, files in os.walk(root):
+        dirs[:] = [d for d in dirs if d != "__pycache__"]
+        for f in files:
+            if f.endswith(".py"):
+                rel = os.path.relpath(os.path.join(top, f), SRC)[:-3].split(os.sep)
+                if rel[-1] == "__init__":
+                    rel = rel[:-1]
+                out[".".join(rel)] = os.path.join(top, f)
+    return out
+
+
+MODULES = _modules()
+
+
+def _imports(name, path):
+    """The package modules ``name`` imports (anywhere in the file), resolved."""
+    is_pkg = path.endswith("__init__.py")
+    base = name.split(".") if is_pkg else name.split(".")[:-1]
+    with open(path) as f:
+        tree = ast.parse(f.read(), path)
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            targets = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                mod = ".".join(base[:len(base) - node.level + 1] + ([node.module] if node.module else []))
+            else:
+                mod = node.module or ""
+            targets = [mod] + [f"{mod}.{a.name}" for a in node.names]
+        else:
+            continue
+        for t in targets:
+            if t in MODULES:
+                found.add(t)
+    found.discard(name)
+    return found
+
+
+GRAPH = {name: _imports(name, path) for name, path in MODULES.items()}
+
+
+def _package_of(module):
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 else ""
+
+
+def test_the_import_graph_was_read():
+    assert len(MODULES) > 50 and sum(len(v) for v in GRAPH.values()) > 100
+
+
+@pytest.mark.parametrize("name", sorted(MODULES))
+def test_module_is_short(name):
+    with open(MODULES[name]) as f:
+        assert sum(1 for _ in f) <= MAX_LINES
+
+
+def test_no_private_module_of_another_package():
+    bad = []
+    for name, deps in GRAPH.items():
+        for d in deps:
+            private = [p for p in d.split(".") if p.startswith("_") and p != "__init__"]
+            if private and d.rsplit(".", 1)[0] != name.rsplit(".", 1)[0]:
+                bad.append(f"{name} -> {d}")
+    assert not bad
+
+
+def test_no_import_cycle():
+    """Tarjan's strongly connected components: every one must be a single module. A package
+    importing its own submodules is not a cycle (the submodules run first)."""
+    def edges(name):
+        return [d for d in GRAPH[name] if not name.startswith(d + ".")]
+
+    index, low, on, stack, cycles = {}, {}, set(), [], []
+
+    def visit(v):
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on.add(v)
+        for w in edges(v):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                comp.append(w)
+                if w == v:
+                    break
+            if len(comp) > 1:
+                cycles.append(sorted(comp))
+
+    for v in GRAPH:
+        if v not in index:
+            visit(v)
+    assert not cycles
+
+
+def test_layers_point_down():
+    bad = []
+    for name, deps in GRAPH.items():
+        pkg = _package_of(name)
+        if pkg not in ALLOWED:
+            continue
+        for d in deps:
+            target = _package_of(d)
+            if target and target != pkg and target not in ALLOWED[pkg] | ALWAYS:
+                bad.append(f"{name} -> {d}")
+    assert not bad
