@@ -125,6 +125,9 @@ def claim_unvisited(rows, indptr, parent, visited, nq, nqlen):
     return nqlen, degsum
 
 
+# queue_to_bits / bits_to_queue are the serial forms of primitives.bitmaps' queue_to_bitmap /
+# bitmap_to_queue, kept serial on purpose: they run once per switch of direction over one
+# rank's share (N/P bits), and ranks usually run one thread each.
 @njit(cache=True)
 def queue_to_bits(q, qlen, bits):
     """bits = the set of the local ids q[:qlen]."""
