@@ -11,9 +11,18 @@ import numpy as np
 
 from ..errors import InputError
 
-__all__ = ["CHUNK_BYTES", "read_into", "read_records", "user_chunks", "write_records"]
+__all__ = ["CHUNK_BYTES", "bad_ids", "read_into", "read_records", "user_chunks", "write_records"]
 
 CHUNK_BYTES = 32 << 20                  # bytes read (or written) per step
+
+
+def bad_ids(values: np.ndarray, limit: int) -> np.ndarray:
+    """Where ``values`` are not vertex ids: negative, or (``limit >= 0``) not below ``limit``.
+    The readers name the first one, each with its own position (byte offset, row, index)."""
+    bad = values < 0
+    if limit >= 0:
+        bad |= values >= limit
+    return bad
 
 
 def read_into(f, view: memoryview) -> int:

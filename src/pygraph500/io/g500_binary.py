@@ -13,9 +13,7 @@ __all__ = ["read_g500", "write_g500", "write_int64_pairs"]
 
 def _check_ids(path, values, base_offset, limit, itemsize=8, what="vertex id"):
     """InputError for the first negative id (or id >= limit) in ``values``, by byte offset."""
-    bad = values < 0
-    if limit >= 0:
-        bad |= values >= limit
+    bad = chunks.bad_ids(values, limit)
     if bad.any():
         j = int(np.argmax(bad))
         x = int(values.reshape(-1)[j])

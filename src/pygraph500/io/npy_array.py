@@ -30,9 +30,7 @@ def read_npy(path, size, limit, report):
     for a in range(0, m, step):
         b = min(m, a + step)
         part = np.asarray(arr[a:b, :2])
-        bad = part < 0
-        if limit >= 0:
-            bad |= part >= limit
+        bad = chunks.bad_ids(part, limit)
         if bad.any():
             j, c = np.unravel_index(int(np.argmax(bad)), bad.shape)
             x = int(part[j, c])

@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import InputError
+from . import chunks
 from .file_access import atomic_writer
 
 __all__ = ["read_npz", "write_npz"]
@@ -44,9 +45,7 @@ def read_npz(path, size, limit, report):
     src = src.astype(np.int64, copy=False)
     dst = dst.astype(np.int64, copy=False)
     for name, a in (("src", src), ("dst", dst)):
-        bad = a < 0
-        if limit >= 0:
-            bad |= a >= limit
+        bad = chunks.bad_ids(a, limit)
         if labels is not None:
             bad |= a >= labels.shape[0]
         if bad.any():

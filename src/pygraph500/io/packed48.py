@@ -34,9 +34,7 @@ def read_packed48(path, size, limit, report):
         np.left_shift((hi >> 16).astype(np.uint16).view(np.int16).astype(np.int64), 32, out=d)
         d |= w[:, 1]
         for col, arr in ((0, s), (1, d)):
-            bad = arr < 0
-            if limit >= 0:
-                bad |= arr >= limit
+            bad = chunks.bad_ids(arr, limit)
             if bad.any():
                 j = int(np.argmax(bad))
                 x = int(arr[j])
