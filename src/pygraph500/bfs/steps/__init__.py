@@ -50,4 +50,8 @@ BUF = 2048
 # Levels with less work than this are timed together (see ``level_log``). Read at call time.
 TIME_GRAIN = 1 << 10
 
-__all__ = ["SERIAL_WORK", "BUF", "TIME_GRAIN"]
+# Dynamic scheduling of the parallel steps over bitmap words (bitmap top-down, bottom-up): their
+# words are cut into this many chunks per thread. A compile-time constant of those kernels.
+WORD_CHUNKS_PER_THREAD = 32
+
+__all__ = ["SERIAL_WORK", "BUF", "TIME_GRAIN", "WORD_CHUNKS_PER_THREAD"]

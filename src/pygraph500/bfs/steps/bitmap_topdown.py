@@ -23,14 +23,11 @@ from ...primitives import cttz, fetch_add, fetch_or
 from ...primitives.bitmaps import (BIT_MASK, ONE, WORD_SHIFT, ZERO, as_uint,
                                    mark_hierarchical_atomic)
 from ..types import TOP_DOWN
+from . import WORD_CHUNKS_PER_THREAD
 from .level_log import log_end_batch, log_write_run
 from .thin_frontier import thin_frontier_levels
 
 __all__ = ["bitmap_topdown_levels_serial", "bitmap_topdown_level_parallel"]
-
-# Dynamic scheduling of the parallel level: its summary words are cut into this many chunks
-# per thread.
-_WORD_CHUNKS_PER_THREAD = 32
 
 
 @njit(inline="always")
@@ -249,7 +246,7 @@ def bitmap_topdown_level_parallel(indptr, indices, parent, depth, visited, bits,
     (edges, found, m_f of next, lowest, highest word marked)."""
     s0 = lo >> 6
     nsum = (hi >> 6) + 1 - s0
-    nchunks = max(1, min(nsum, _WORD_CHUNKS_PER_THREAD * nthreads))
+    nchunks = max(1, min(nsum, WORD_CHUNKS_PER_THREAD * nthreads))
     counter = np.zeros(1, np.int64)
     res = np.zeros((nthreads, 5), np.int64)
     for t in prange(nthreads):

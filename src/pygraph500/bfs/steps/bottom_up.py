@@ -12,11 +12,9 @@ from numba import njit, prange
 
 from ...primitives import cttz, fetch_add
 from ...primitives.bitmaps import BIT_MASK, ONE, WORD_SHIFT, ZERO, as_uint
+from . import WORD_CHUNKS_PER_THREAD
 
 __all__ = ["bottom_up_level"]
-
-# Dynamic scheduling: the bitmap words are cut into this many chunks per thread.
-_WORD_CHUNKS_PER_THREAD = 32
 
 
 @njit(cache=True, parallel=True)
@@ -30,7 +28,7 @@ def bottom_up_level(indptr, indices, parent, depth, visited, front, nxt, cand, l
     """
     nwords = front.shape[0]
     keep_depth = depth.shape[0] != 0  # an empty depth array: depths not wanted
-    nchunks = max(1, min(nwords, _WORD_CHUNKS_PER_THREAD * nthreads))
+    nchunks = max(1, min(nwords, WORD_CHUNKS_PER_THREAD * nthreads))
     counter = np.zeros(1, np.int64)
     res = np.zeros((nthreads, 3), np.int64)
     d = level + 1
