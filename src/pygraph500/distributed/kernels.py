@@ -19,12 +19,12 @@ import numpy as np
 from numba import njit, prange
 
 from ..primitives import cttz, fetch_or
+from ..primitives.bitmaps import ONE
 from .partition import block_starts, owner_local
 
 __all__ = ["expand_queue", "group_by_owner", "claim_unvisited", "queue_to_bits",
            "bits_to_queue", "bottom_up_scan"]
 
-_ONE = np.uint64(1)
 
 
 @njit(cache=True, parallel=True)
@@ -59,11 +59,11 @@ def expand_queue(indptr, indices, queue, qlen, visited, rank, size, pow2, shift,
                 v = np.int64(indices[e])
                 o, loc = owner_local(v, size, pow2, shift, mask)
                 # drop (branch-free): an own vertex already visited
-                drop = np.int64((visited[loc >> 6] >> np.uint64(loc & 63)) & _ONE) & np.int64(
+                drop = np.int64((visited[loc >> 6] >> np.uint64(loc & 63)) & ONE) & np.int64(
                     o == rank)
                 if use_seen and o != rank:
                     col = np.int64(column[e])
-                    bit = _ONE << np.uint64(col & 63)
+                    bit = ONE << np.uint64(col & 63)
                     if seen[col >> 6] & bit:
                         drop = 1
                     elif fetch_or(seen, col >> 6, bit) & bit:
@@ -115,7 +115,7 @@ def claim_unvisited(rows, indptr, parent, visited, nq, nqlen):
     for k in range(rows.shape[0]):
         loc = rows[k, 0]
         w = loc >> 6
-        bit = _ONE << np.uint64(loc & 63)
+        bit = ONE << np.uint64(loc & 63)
         if not (visited[w] & bit):
             visited[w] |= bit
             parent[loc] = rows[k, 1]
@@ -134,7 +134,7 @@ def queue_to_bits(q, qlen, bits):
     bits[:] = 0
     for i in range(qlen):
         loc = q[i]
-        bits[loc >> 6] |= _ONE << np.uint64(loc & 63)
+        bits[loc >> 6] |= ONE << np.uint64(loc & 63)
 
 
 @njit(cache=True)
@@ -146,7 +146,7 @@ def bits_to_queue(bits, q):
         while x:
             q[n] = (w << 6) + np.int64(cttz(x))
             n += 1
-            x &= x - _ONE
+            x &= x - ONE
     return n
 
 
@@ -175,18 +175,18 @@ def bottom_up_scan(indptr, indices, visited, linked, frontier, nxt, parent, size
             base = uw << np.uint64(6)
             while todo:
                 b = cttz(todo)
-                bit = _ONE << b
+                bit = ONE << b
                 todo ^= bit
                 loc = base + b
                 e0 = np.uint64(indptr[loc])
-                e1 = np.uint64(indptr[loc + _ONE])
+                e1 = np.uint64(indptr[loc + ONE])
                 e = e0
                 while e < e1:
                     v = np.uint64(indices[e])
                     o, lv = owner_local(v, usize, pow2, ushift, umask)
-                    if (frontier[o, lv >> np.uint64(6)] >> (lv & np.uint64(63))) & _ONE:
+                    if (frontier[o, lv >> np.uint64(6)] >> (lv & np.uint64(63))) & ONE:
                         break
-                    e += _ONE
+                    e += ONE
                 if e < e1:
                     parent[loc] = indices[e]
                     new |= bit

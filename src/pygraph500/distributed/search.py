@@ -54,6 +54,7 @@ import numba
 import numpy as np
 
 from ..errors import InputError
+from ..primitives.bitmaps import ONE
 from .build import DistGraph
 from .kernels import (bits_to_queue, bottom_up_scan, claim_unvisited, expand_queue,
                       group_by_owner, queue_to_bits)
@@ -72,7 +73,6 @@ PACK_PARENTS = True
 # makes each block unique (``distributed.sort_unique``).
 UNIQUE_BITS = 15
 
-_ONE = np.uint64(1)
 
 
 class DistSearcher(LevelLoop):
@@ -143,7 +143,7 @@ class DistSearcher(LevelLoop):
             return parent, 0, 0
         loc = g.part.local(root)
         parent[loc] = root
-        self.visited[loc >> 6] |= _ONE << np.uint64(loc & 63)
+        self.visited[loc >> 6] |= ONE << np.uint64(loc & 63)
         self.queue[0] = loc
         return parent, 1, int(g.indptr[loc + 1] - g.indptr[loc])
 

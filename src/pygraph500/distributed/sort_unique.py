@@ -13,9 +13,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ..primitives.bitmaps import ONE
+
 __all__ = ["sort_unique", "radix_pass"]
 
-_ONE = np.uint64(1)
 _DIGIT_BITS = 8
 
 
@@ -90,7 +91,7 @@ def sort_unique(key, par, m, lbits, pbits, key_bits, unique_bits, tkey, tpar, si
             if (k >> low) != hi:
                 break
             b = k & bmask
-            bit = _ONE << np.uint64(b & 63)
+            bit = ONE << np.uint64(b & 63)
             if not (block[b >> 6] & bit):
                 block[b >> 6] |= bit
                 send[w, 0] = k & lmask
