@@ -32,6 +32,13 @@ def load_reference(name):
     return edges, roots
 
 
+def load_reference_weighted(name):
+    """(edges as (M, 2) int64, float32 weights) of a reference vector made with -DSSSP."""
+    path = os.path.join(_testdata_dir(), f"{name}.weighted.txt")
+    cols = np.loadtxt(path, dtype=str, comments="#", ndmin=2)
+    return cols[:, :2].astype(np.int64), cols[:, 2].astype(np.float32)
+
+
 THREADS = [1, 2] if numba.config.NUMBA_NUM_THREADS >= 2 else [1]
 
 

@@ -7,7 +7,7 @@ from pygraph500.errors import InputError
 from pygraph500.generator import erdos_renyi, kronecker, make_mrg_seed, make_random_numbers, rmat
 from pygraph500.generator.mrg import MOD, MUL_X, MUL_Y, POW2, skip
 
-from conftest import REFERENCE_CASES, load_reference
+from conftest import REFERENCE_CASES, load_reference, load_reference_weighted
 
 
 @pytest.mark.parametrize("name,scale,ef,seed", REFERENCE_CASES)
@@ -28,6 +28,21 @@ def test_kronecker_ranges_concatenate_to_reference(name, scale, ef, seed, parts)
     pieces = [kronecker(scale, ef, seed, start=a, end=b) for a, b in zip(cuts[:-1], cuts[1:])]
     got = np.concatenate([np.column_stack([p.src, p.dst]) for p in pieces])
     np.testing.assert_array_equal(got, ref)
+
+
+@pytest.mark.parametrize("cuts", [(0, 4096), (0, 1, 4096), (0, 17, 1000, 4095, 4096),
+                                  (0, 2048, 2049, 4096)])
+def test_kronecker_weights_equal_reference(cuts):
+    """Kernel 3's weights (the reference built with -DSSSP), whole and split into ranges."""
+    ref, ref_w = load_reference_weighted("scale8-ef16-seed2-3")
+    pieces = [kronecker(8, 16, (2, 3), start=a, end=b, weights=True)
+              for a, b in zip(cuts[:-1], cuts[1:])]
+    np.testing.assert_array_equal(np.concatenate([p.src for p in pieces]), ref[:, 0])
+    np.testing.assert_array_equal(np.concatenate([p.dst for p in pieces]), ref[:, 1])
+    w = np.concatenate([p.weight for p in pieces])
+    assert w.dtype == np.float32
+    np.testing.assert_array_equal(w, ref_w)
+    assert kronecker(8, 16, (2, 3)).weight is None  # unweighted unless asked
 
 
 def test_single_edges_anywhere():
@@ -140,12 +155,12 @@ def test_lane_kernel_equals_serial_edges_including_rejections():
     from pygraph500.generator.mrg import EDGE_STRIDE, matvec, step
 
     @njit
-    def serial(state, m, scale, val0, val1, src, dst):
+    def serial(state, m, scale, val0, val1, src, dst, wgt):
         z0, z1, z2, z3, z4 = state[0], state[1], state[2], state[3], state[4]
         rejecting = 0
         shift = np.uint64(64 - scale)
         for i in range(m):
-            src[i], dst[i] = kronecker_edge(scale, shift, val0, val1, z0, z1, z2, z3, z4)
+            src[i], dst[i], wgt[i] = kronecker_edge(scale, shift, val0, val1, z0, z1, z2, z3, z4)
             y0, y1, y2, y3, y4 = z0, z1, z2, z3, z4
             for _ in range(scale):  # does this edge's stream reject a draw?
                 y0, y1, y2, y3, y4 = step(y0, y1, y2, y3, y4)
@@ -156,15 +171,17 @@ def test_lane_kernel_equals_serial_edges_including_rejections():
         return rejecting
 
     scale, ef, seed = 14, 16, (11, 13)
-    e = kronecker(scale, ef, seed)
+    e = kronecker(scale, ef, seed, weights=True)
     state = make_mrg_seed(*seed)
     val0, val1 = scramble_values(state)
     src = np.empty(e.num_edges, np.int64)
     dst = np.empty(e.num_edges, np.int64)
-    rejecting = serial(state, e.num_edges, scale, np.uint64(val0), np.uint64(val1), src, dst)
+    wgt = np.empty(e.num_edges, np.float32)
+    rejecting = serial(state, e.num_edges, scale, np.uint64(val0), np.uint64(val1), src, dst, wgt)
     assert rejecting > 0  # about 12 expected: the fallback path is exercised
     np.testing.assert_array_equal(e.src, src)
     np.testing.assert_array_equal(e.dst, dst)
+    np.testing.assert_array_equal(e.weight, wgt)  # kernel 3's weights, rejections included
 
 
 def test_rejection_threshold_is_the_v3_reference_constant():

@@ -18,11 +18,12 @@ ALLOWED = {
     "graph": {"primitives"},
     "validate": {"graph"},
     "bfs": {"graph", "primitives"},
+    "sssp": {"graph", "primitives", "bfs"},
     "distributed": {"graph", "primitives", "generator", "validate"},
     "io": {"graph"},
     "apsp": {"generator", "graph", "io"},
-    "report": {"bfs", "distributed", "io", "validate"},
-    "benchmark": {"bfs", "distributed", "generator", "graph", "io", "report", "validate"},
+    "report": {"bfs", "sssp", "distributed", "io", "validate"},
+    "benchmark": {"bfs", "sssp", "distributed", "generator", "graph", "io", "report", "validate"},
 }
 ALWAYS = {"errors", "backend"}
 

@@ -98,12 +98,22 @@ def _descend(val, base_src, base_tgt, half):
     return base_src + half * (src_off ^ flip), base_tgt + half * (tgt_off ^ flip)
 
 
+@njit(inline="always")
+def _weight(draw):
+    """The reference's mrg_get_float_orig: ``(float)draw * (2^31 - 1)^-1`` with a double
+    constant, rounded to float32 on return. A draw near 2^31 - 1 rounds up to 2^31 as a float
+    first, so a weight can be exactly 1.0f: the range is [0, 1], not [0, 1)."""
+    return np.float32(np.float64(np.float32(draw)) * INV_MOD)
+
+
 @njit(cache=True)
 def kronecker_edge(scale, shift, val0, val1, z0, z1, z2, z3, z4):
     """One edge from its substream state, serially: the plain transcription of the reference.
 
-    The lane kernel below computes the same thing many edges at a time; this one handles the
-    edges whose stream contains a rejected draw, and is the tests' oracle for the lanes.
+    Returns (src, dst, weight): the weight is the draw after the endpoints' (the reference's
+    generator built with -DSSSP). The lane kernel below computes the same thing many edges at
+    a time; this one handles the edges whose stream contains a rejected draw, and is the
+    tests' oracle for the lanes.
     """
     src = np.int64(0)
     tgt = np.int64(0)
@@ -112,7 +122,8 @@ def kronecker_edge(scale, shift, val0, val1, z0, z1, z2, z3, z4):
         val, z0, z1, z2, z3, z4 = _draw(z0, z1, z2, z3, z4)
         half >>= 1
         src, tgt = _descend(val, src, tgt, half)
-    return _scramble(src, shift, val0, val1), _scramble(tgt, shift, val0, val1)
+    z0, z1, z2, z3, z4 = step(z0, z1, z2, z3, z4)
+    return _scramble(src, shift, val0, val1), _scramble(tgt, shift, val0, val1), _weight(z0)
 
 
 _LANES = 64
@@ -121,8 +132,9 @@ _DIV10000_MAGIC = 3518437209  # floor(x / 10000) == (x * magic) >> 45 for 0 <= x
 
 
 @njit(cache=True)
-def _kronecker_lanes(stride, state, count, scale, shift, val0, val1, src, dst):
-    """``count`` consecutive edges from substream ``state`` on, LANES edges in lockstep.
+def _kronecker_lanes(stride, state, count, scale, shift, val0, val1, src, dst, wgt):
+    """``count`` consecutive edges from substream ``state`` on, LANES edges in lockstep
+    (and their weights into ``wgt`` unless it is empty).
 
     Lane l draws for edge ``base + l``; each level's draw is one vectorisable loop over the
     lanes (the serial chain of a single edge is what limits the plain version). A lane whose
@@ -134,6 +146,8 @@ def _kronecker_lanes(stride, state, count, scale, shift, val0, val1, src, dst):
     bs = np.empty(_LANES, dtype=np.int64)
     bt = np.empty(_LANES, dtype=np.int64)
     bad = np.empty(_LANES, dtype=np.int64)
+    wl = np.empty(_LANES, dtype=np.float32)
+    weighted = wgt.shape[0] > 0
     z0, z1, z2, z3, z4 = state[0], state[1], state[2], state[3], state[4]
     for lane in range(_LANES):
         init[0, lane], init[1, lane], init[2, lane], init[3, lane], init[4, lane] = z0, z1, z2, z3, z4
@@ -158,15 +172,23 @@ def _kronecker_lanes(stride, state, count, scale, shift, val0, val1, src, dst):
                 bs[lane], bt[lane] = _descend(val, bs[lane], bt[lane], half)
             p = o
         n = min(_LANES, count - base)
+        if weighted:  # the draw after the endpoints', ring[p] being the newest value
+            o = p + 1 if p < 4 else 0
+            for lane in range(_LANES):
+                wl[lane] = _weight(_reduce(MUL_X * ring[p, lane] + MUL_Y * ring[o, lane]))
         for lane in range(n):
             if bad[lane]:
-                u, v = kronecker_edge(scale, shift, val0, val1, init[0, lane], init[1, lane],
-                                      init[2, lane], init[3, lane], init[4, lane])
+                u, v, w = kronecker_edge(scale, shift, val0, val1, init[0, lane],
+                                         init[1, lane], init[2, lane], init[3, lane],
+                                         init[4, lane])
+                wl[lane] = w
             else:
                 u = _scramble(bs[lane], shift, val0, val1)
                 v = _scramble(bt[lane], shift, val0, val1)
             src[base + lane] = u
             dst[base + lane] = v
+            if weighted:
+                wgt[base + lane] = wl[lane]
         for lane in range(_LANES):
             init[0, lane], init[1, lane], init[2, lane], init[3, lane], init[4, lane] = matvec(
                 _LANE_STRIDE, init[0, lane], init[1, lane], init[2, lane], init[3, lane],
@@ -213,8 +235,9 @@ def _uniform_edge(n, z0, z1, z2, z3, z4):
 
 @njit(cache=True, parallel=True)
 def _generate(kind, pow2, stride, seed_state, start, end, scale, n, val0, val1, a, ab, abc,
-              do_scramble, src, dst):
-    """Fill src/dst with edges [start, end); kind 0 Kronecker, 1 R-MAT, 2 uniform G(n, m)."""
+              do_scramble, src, dst, wgt):
+    """Fill src/dst with edges [start, end); kind 0 Kronecker, 1 R-MAT, 2 uniform G(n, m).
+    Kronecker weights go to ``wgt`` unless it is empty."""
     count = end - start
     nchunks = (count + _CHUNK - 1) // _CHUNK
     shift = _U64(64 - scale) if scale > 0 else _U64(0)
@@ -224,7 +247,8 @@ def _generate(kind, pow2, stride, seed_state, start, end, scale, n, val0, val1, 
         st = skip(pow2, seed_state, 0, start + lo, 0)
         z0, z1, z2, z3, z4 = st[0], st[1], st[2], st[3], st[4]
         if kind == 0:
-            _kronecker_lanes(stride, st, hi - lo, scale, shift, val0, val1, src[lo:hi], dst[lo:hi])
+            _kronecker_lanes(stride, st, hi - lo, scale, shift, val0, val1, src[lo:hi],
+                             dst[lo:hi], wgt[lo:hi] if wgt.shape[0] else wgt)
             continue
         for i in range(lo, hi):
             if kind == 1:
@@ -266,29 +290,35 @@ def check_scale(scale: int, edgefactor: int) -> None:
         raise InputError(f"edgefactor {edgefactor} << SCALE {scale} does not fit int64 edge counts")
 
 
-def _run(kind, seed, start, end, total, scale, n, a=0.0, ab=0.0, abc=0.0, do_scramble=True):
+def _run(kind, seed, start, end, total, scale, n, a=0.0, ab=0.0, abc=0.0, do_scramble=True,
+         weights=False):
     s1, s2 = check_seed(seed)
     start, end = _check_range(start, end, total)
     seed_state = make_mrg_seed(s1, s2)
     val0, val1 = scramble_values(seed_state) if kind != 2 else (0, 0)
     src = np.empty(end - start, dtype=np.int64)
     dst = np.empty(end - start, dtype=np.int64)
+    wgt = np.empty(end - start if weights else 0, dtype=np.float32)
     _generate(kind, POW2, EDGE_STRIDE, seed_state, np.int64(start), np.int64(end), np.int64(scale),
               np.int64(n), np.uint64(val0), np.uint64(val1), float(a), float(ab), float(abc),
-              bool(do_scramble), src, dst)
-    return src, dst
+              bool(do_scramble), src, dst, wgt)
+    return src, dst, (wgt if weights else None)
 
 
-def kronecker(scale: int, edgefactor: int = 16, seed=(2, 3), *, start=None, end=None) -> EdgeList:
+def kronecker(scale: int, edgefactor: int = 16, seed=(2, 3), *, start=None, end=None,
+              weights: bool = False) -> EdgeList:
     """The Graph500 Kronecker graph, tuple for tuple the reference's generate_kronecker_range.
 
     ``edgefactor << scale`` tuples over ``2**scale`` vertices; ``start``/``end`` select the edge
     range ``[start, end)`` (default: all), so ranges concatenate to the whole list.
+    ``weights=True``: also kernel 3's float32 weights (``EdgeList.weight``), as the reference
+    built with -DSSSP draws them: one ``mrg_get_float_orig`` per tuple from the tuple's own
+    substream, after its endpoint draws.
     """
     check_scale(scale, edgefactor)
     total = int(edgefactor) << int(scale)
-    src, dst = _run(0, seed, start, end, total, scale, 1 << scale)
-    return EdgeList(src, dst, 1 << int(scale))
+    src, dst, wgt = _run(0, seed, start, end, total, scale, 1 << scale, weights=weights)
+    return EdgeList(src, dst, 1 << int(scale), wgt)
 
 
 def rmat(scale: int, edgefactor: int = 16, a: float = 0.57, b: float = 0.19, c: float = 0.19,
@@ -303,7 +333,8 @@ def rmat(scale: int, edgefactor: int = 16, a: float = 0.57, b: float = 0.19, c: 
     if min(a, b, c) < 0 or d < -1e-12:
         raise InputError(f"R-MAT probabilities must be >= 0 with a + b + c <= 1, got {a}, {b}, {c}")
     total = int(edgefactor) << int(scale)
-    src, dst = _run(1, seed, start, end, total, scale, 1 << scale, a, a + b, a + b + c, scramble)
+    src, dst, _ = _run(1, seed, start, end, total, scale, 1 << scale, a, a + b, a + b + c,
+                       scramble)
     return EdgeList(src, dst, 1 << int(scale))
 
 
@@ -316,5 +347,5 @@ def erdos_renyi(n: int, m: int, seed=(2, 3), *, start=None, end=None) -> EdgeLis
         raise InputError(f"n must be an integer in [1, 2**62), got {n!r}")
     if not isinstance(m, (int, np.integer)) or not 0 <= m < 2**62:
         raise InputError(f"m must be an integer in [0, 2**62), got {m!r}")
-    src, dst = _run(2, seed, start, end, int(m), 0, int(n))
+    src, dst, _ = _run(2, seed, start, end, int(m), 0, int(n))
     return EdgeList(src, dst, int(n))

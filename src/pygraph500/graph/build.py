@@ -327,7 +327,9 @@ def build_csr(edges: EdgeList, sort_vertices: str | None = None) -> CSRGraph:
     hubs get small ids, so the bitmaps and arrays they hit stay in cache); the degree used is
     the tuple count before duplicate removal, ties keep label order. The graph then carries
     ``original_label``/``new_label`` and its ids are the new ones.
-    Raises InputError when a label is outside ``[0, num_vertices)``.
+    A weighted EdgeList (kernel 3) gives a weighted graph: each entry carries the smallest
+    weight of the tuples joining its vertices (``graph.weights``).
+    Raises InputError when a label is outside ``[0, num_vertices)`` or a weight is negative.
     """
     if sort_vertices not in SORT_VERTICES:
         raise InputError(f"sort_vertices must be one of {SORT_VERTICES}, got {sort_vertices!r}")
@@ -343,6 +345,11 @@ def build_csr(edges: EdgeList, sort_vertices: str | None = None) -> CSRGraph:
     if dst.dtype != np.int64:
         dst = dst.astype(np.int64)
     m = src.shape[0]
+    weight = None
+    if edges.weight is not None:
+        from .weights import check_weights
+
+        weight = check_weights(edges.weight)  # refused before any work
     itype = index_dtype(n)
     if 2 * m >= 2**63:
         raise InputError(f"too many edge tuples ({m})")
@@ -353,7 +360,8 @@ def build_csr(edges: EdgeList, sort_vertices: str | None = None) -> CSRGraph:
     budget = max(_COUNT_TABLE_MIN_BYTES, (16 * m) // 4)
     nchunks = int(max(1, min(numba.get_num_threads(), budget // row_bytes, -(-m // 65536))))
     bounds = _edge_bounds(m, nchunks)
-    itemsize = np.dtype(itype).itemsize
+    # weighted: int64 keys, then the int32/int64 indices and float32 weights beside them
+    itemsize = np.dtype(itype).itemsize if weight is None else 8 + np.dtype(itype).itemsize + 4
     require_memory(
         (2 * m) * itemsize + nchunks * row_bytes + 16 * (n + 1),
         f"building the CSR graph of {m} edge tuples and {n} vertices (kernel 1)",
@@ -378,11 +386,22 @@ def build_csr(edges: EdgeList, sort_vertices: str | None = None) -> CSRGraph:
     indptr = np.empty(n + 1, dtype=np.int64)
     _offsets(counts, indptr)
     total = int(indptr[-1])
-    out = np.empty(total, dtype=itype)
-    _scatter(src, dst, counts, bounds, out,
-             new_label if new_label is not None else np.empty(0, dtype=np.int64))
-    del counts
+    relabel = new_label if new_label is not None else np.empty(0, dtype=np.int64)
+    weights = None
+    if weight is None:
+        out = np.empty(total, dtype=itype)
+        _scatter(src, dst, counts, bounds, out, relabel)
+        del counts
+        out = sort_dedup_rows(indptr, out, n)
+    else:  # rows of neighbour << 32 | weight keys; the smallest weight per neighbour kept
+        from .weights import scatter_keys, split_keys
 
-    out = sort_dedup_rows(indptr, out, n)
+        if n > 2**31:
+            raise InputError(f"weighted graphs are limited to 2**31 vertices, got {n}")
+        keys = np.empty(total, dtype=np.int64)
+        scatter_keys(src, dst, weight.view(np.int32), counts, bounds, keys, relabel)
+        del counts
+        keys = sort_dedup_rows(indptr, keys, max(1, n) << 32)
+        indptr, out, weights = split_keys(indptr, keys, itype)
     return CSRGraph(indptr=indptr, indices=out, num_vertices=n, num_input_edges=int(m),
-                    original_label=original_label, new_label=new_label)
+                    original_label=original_label, new_label=new_label, weights=weights)

@@ -13,15 +13,24 @@ class EdgeList:
     """Undirected tuples as generated: may hold self-loops and duplicates.
 
     ``src[i], dst[i]`` is edge tuple ``i`` in generation order; labels are in ``[0, num_vertices)``.
+    ``weight``: kernel 3's float32 weight of each tuple (``weight[i]`` belongs to tuple ``i``),
+    or None for an unweighted list.
     """
 
     src: np.ndarray
     dst: np.ndarray
     num_vertices: int
+    weight: np.ndarray | None = field(default=None, compare=False, repr=False)
 
     def __post_init__(self):
         if self.src.shape != self.dst.shape or self.src.ndim != 1:
             raise ValueError("EdgeList: src and dst must be 1-D arrays of the same length")
+        if self.weight is not None and self.weight.shape != self.src.shape:
+            raise ValueError("EdgeList: weight must have one entry per tuple")
+
+    @property
+    def weighted(self) -> bool:
+        return self.weight is not None
 
     @property
     def num_edges(self) -> int:
@@ -38,6 +47,8 @@ class CSRGraph:
     ``indices`` is int32 when ``num_vertices < 2**31``, else int64. Never mutated.
     ``num_input_edges`` is the length of the EdgeList it was built from. Vertex ids are the
     input's labels unless the graph was relabelled (see ``original_label``).
+    ``weights`` (float32, aligned with ``indices``; None when unweighted): the weight of each
+    adjacency entry, the smallest of the input tuples joining the two vertices (kernel 3).
     """
 
     indptr: np.ndarray
@@ -48,10 +59,15 @@ class CSRGraph:
     # original_label[new] and new_label[original] (int64); None when labels are the input's.
     original_label: np.ndarray | None = field(default=None, compare=False, repr=False)
     new_label: np.ndarray | None = field(default=None, compare=False, repr=False)
+    weights: np.ndarray | None = field(default=None, compare=False, repr=False)
 
     @property
     def relabelled(self) -> bool:
         return self.original_label is not None
+
+    @property
+    def weighted(self) -> bool:
+        return self.weights is not None
 
     @property
     def num_directed_edges(self) -> int:
@@ -64,8 +80,9 @@ class CSRGraph:
         return self.indices[self.indptr[v]:self.indptr[v + 1]]
 
     # ---- out to the Python graph ecosystem (in: graph/interop.py, through kernel 1) ---------
-    def to_scipy(self, dtype=np.int8):
-        """The symmetric adjacency as a ``scipy.sparse.csr_array`` with ones of ``dtype``.
+    def to_scipy(self, dtype=np.int8, *, weighted: bool = False):
+        """The symmetric adjacency as a ``scipy.sparse.csr_array`` with ones of ``dtype``
+        (``weighted=True``: the float32 ``weights``, e.g. for ``csgraph.dijkstra``).
 
         >>> from pygraph500 import EdgeList, build_csr
         >>> g = build_csr(EdgeList(np.array([0, 1]), np.array([1, 2]), 3))
@@ -75,7 +92,12 @@ class CSRGraph:
         import scipy.sparse as sp
 
         n = self.num_vertices
-        data = np.ones(self.indices.shape[0], dtype=dtype)
+        if weighted:
+            if self.weights is None:
+                raise InputError("the graph has no weights")
+            data = self.weights
+        else:
+            data = np.ones(self.indices.shape[0], dtype=dtype)
         return sp.csr_array((data, self.indices, self.indptr), shape=(n, n))
 
     def to_networkx(self, nodes=None):

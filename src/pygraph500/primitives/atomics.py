@@ -15,7 +15,7 @@ from numba import types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
-__all__ = ["cas", "fetch_add", "fetch_or"]
+__all__ = ["cas", "fetch_add", "fetch_or", "fetch_min"]
 
 
 def _element_pointer(context, builder, aryty, ary, idx, idxty=types.intp):
@@ -77,3 +77,7 @@ def _atomic_rmw(op: str, doc: str):
 
 fetch_add = _atomic_rmw("add", "Atomically add value to arr[idx]; return the value it held before.")
 fetch_or = _atomic_rmw("or", "Atomically OR value into arr[idx]; return the value it held before.")
+fetch_min = _atomic_rmw("min", "Atomically lower arr[idx] to value if value is smaller (signed); "
+                       "return the value it held before. On the int32 bits of non-negative "
+                       "float32 values this is the float minimum (their bit patterns order "
+                       "as the numbers do).")

@@ -1,0 +1,102 @@
+"""Kernel 1's weights (kernel 3): each adjacency entry gets the smallest weight of the input
+tuples joining its two vertices.
+
+The weighted build scatters each entry as one int64 key ``neighbour << 32 | weight bits``
+(weights are checked non-negative first, and non-negative float32 bit patterns order as the
+numbers do), sorts and deduplicates the rows with kernel 1's own row sort, and then keeps
+the first key of each neighbour: the smallest weight. Memory beyond kernel 1's: the keys are
+int64 where the unweighted entries are int32, and the float32 weights.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from ..errors import InputError
+
+__all__ = ["check_weights", "scatter_keys", "split_keys"]
+
+_LOW32 = np.int64(0xFFFFFFFF)
+
+
+@njit(cache=True)
+def _first_bad_weight(w):
+    for i in range(w.shape[0]):
+        if not (w[i] >= 0):  # negative or NaN
+            return i
+    return -1
+
+
+def check_weights(weight, where: str = "edge tuple") -> np.ndarray:
+    """``weight`` as a contiguous float32 array; InputError naming the first negative or NaN
+    one (shortest paths are undefined with negative weights: refused, never answered)."""
+    w = np.ascontiguousarray(weight, dtype=np.float32)
+    bad = int(_first_bad_weight(w)) if w.size else -1
+    if bad >= 0:
+        raise InputError(f"{where} {bad} has weight {float(w[bad])!r}: weights must be "
+                         "non-negative numbers")
+    return w
+
+
+@njit(cache=True, parallel=True)
+def scatter_keys(src, dst, wbits, counts, bounds, out, new_label):
+    """kernel 1's scatter writing ``neighbour << 32 | weight bits`` (int64) per entry."""
+    nchunks = bounds.shape[0] - 1
+    relabel = new_label.shape[0] > 0
+    for c in prange(nchunks):
+        row = counts[c]
+        for i in range(bounds[c], bounds[c + 1]):
+            u = src[i]
+            v = dst[i]
+            if relabel:
+                u = new_label[u]
+                v = new_label[v]
+            if u != v:
+                w = np.int64(wbits[i]) & _LOW32
+                uu = np.uint64(u)
+                vv = np.uint64(v)
+                out[np.uint64(row[uu])] = (np.int64(v) << 32) | w
+                row[uu] += 1
+                out[np.uint64(row[vv])] = (np.int64(u) << 32) | w
+                row[vv] += 1
+
+
+@njit(cache=True, parallel=True)
+def _first_of_runs(indptr, keys, deg):
+    for v in prange(indptr.shape[0] - 1):
+        last = -1
+        d = 0
+        for i in range(indptr[v], indptr[v + 1]):
+            nb = keys[i] >> 32
+            if nb != last:
+                d += 1
+                last = nb
+        deg[v] = d
+
+
+@njit(cache=True, parallel=True)
+def _write_split(indptr, keys, newptr, indices, wbits):
+    for v in prange(indptr.shape[0] - 1):
+        last = -1
+        w = newptr[v]
+        for i in range(indptr[v], indptr[v + 1]):
+            nb = keys[i] >> 32
+            if nb != last:  # rows are sorted by key: the first of a run has the least weight
+                indices[w] = nb
+                wbits[w] = np.int32(keys[i] & _LOW32)
+                w += 1
+                last = nb
+
+
+def split_keys(indptr: np.ndarray, keys: np.ndarray, itype):
+    """(indptr, indices, float32 weights) from sorted, deduplicated key rows."""
+    n = indptr.shape[0] - 1
+    deg = np.empty(n, dtype=np.int64)
+    _first_of_runs(indptr, keys, deg)
+    newptr = np.zeros(n + 1, dtype=np.int64)
+    np.cumsum(deg, out=newptr[1:])
+    m = int(newptr[-1])
+    indices = np.empty(m, dtype=itype)
+    wbits = np.empty(m, dtype=np.int32)
+    _write_split(indptr, keys, newptr, indices, wbits)
+    return newptr, indices, wbits.view(np.float32)
