@@ -21,6 +21,15 @@ edge-levels           across every input edge with both ends reached, levels dif
 component             no input edge joins a reached and an unreached vertex
 ====================  ========================================================================
 
+Kernel 3 (SSSP, ``shortest_paths.validate_sssp(edges, parent, distance, root)``) checks
+``SSSP_RULES`` in their order: parent-length, distance-length, parent-range, root-self-parent,
+root-distance (``distance[root] == 0``), distance-range (a reached vertex's distance is finite
+and >= 0), unreached-distance (parent -1 goes with distance -1 or inf), parent-visited,
+no-cycles, tree-edge-in-graph, tree-edge-distance (some tuple ``(parent, v, w)`` gives
+``d(v) == float32(d(parent) + w)``), edge-distances (for every tuple with both ends reached,
+``d(v) <= float32(d(u) + w)`` and ``d(u) <= float32(d(v) + w)``, the reference's "triangle
+rule" in its float32 arithmetic) and component. Its ``nedge`` is counted as for BFS.
+
 Depths are computed from the parent pointers (as the reference ``makedepthmapforbfs`` does),
 so ``root-depth`` and ``tree-edge-levels`` hold by construction unless the caller passes the
 BFS's own ``depth`` claim, which is then checked by those two rules and used for the level
@@ -41,7 +50,9 @@ import numpy as np
 
 from ..errors import InputError, ValidationError
 
-__all__ = ["RULES", "TEPS_COUNTING_RULE", "ValidationReport", "invalid", "valid_report",
+__all__ = ["RULES", "SSSP_RULES", "TEPS_COUNTING_RULE", "ValidationReport",
+           "sssp_valid_report", "distance_length", "root_distance", "distance_range",
+           "unreached_distance", "tree_edge_distance", "edge_distances", "invalid", "valid_report",
            "parent_length", "parent_range", "root_self_parent", "parent_visited", "no_cycles",
            "cycle_text", "root_depth", "tree_edge_in_graph", "tree_edge_levels", "edge_levels",
            "component", "check_root", "check_parent_array", "edge_outside"]
@@ -55,6 +66,26 @@ __all__ = ["RULES", "TEPS_COUNTING_RULE", "ValidationReport", "invalid", "valid_
 TEPS_COUNTING_RULE = (
     "nedge = input edge tuples with both endpoints reached by the BFS, duplicates counted, "
     "self-loops not counted (Graph500 3 reference src/validate.c)"
+)
+
+# Kernel 3 (SSSP): the reference's validate_result(isbfs=0) rules, with the float32 arithmetic
+# of the reference (its sums are float + float in C), plus no-cycles, which the reference does
+# not check (with zero weights, or weights lost to rounding in fl(d + w) == d, parent pointers
+# could close a cycle that every distance test accepts).
+SSSP_RULES = (
+    "parent-length",
+    "distance-length",
+    "parent-range",
+    "root-self-parent",
+    "root-distance",
+    "distance-range",
+    "unreached-distance",
+    "parent-visited",
+    "no-cycles",
+    "tree-edge-in-graph",
+    "tree-edge-distance",
+    "edge-distances",
+    "component",
 )
 
 RULES = (
@@ -93,6 +124,7 @@ class ValidationReport:
     num_visited: int = 0
     max_depth: int = -1
     depth: np.ndarray | None = None
+    max_distance: float | None = None  # kernel 3: the largest distance of a reached vertex
 
     def raise_if_invalid(self) -> "ValidationReport":
         if not self.valid:
@@ -165,12 +197,54 @@ def edge_levels(i, u, v, lu, lv, **kw) -> ValidationReport:
                    f"differ by more than 1", vertex=u, edge=(u, v), edge_index=i, **kw)
 
 
-def component(i, u, v, lu, lv, **kw) -> ValidationReport:
-    """Edge #i joins a reached and an unreached vertex (level -1)."""
+def component(i, u, v, lu, lv, what="level", **kw) -> ValidationReport:
+    """Edge #i joins a reached and an unreached vertex (level, or distance, -1)."""
     inside, outside, lin = (u, v, lu) if lu >= 0 else (v, u, lv)
     return invalid("component", f"input edge #{i} ({u}, {v}) joins reached vertex {inside} "
-                   f"(level {lin}) and unreached vertex {outside}",
+                   f"({what} {lin}) and unreached vertex {outside}",
                    vertex=outside, edge=(u, v), edge_index=i, **kw)
+
+
+# ---- kernel 3 (SSSP) rules: distances are float32, sums fl(d + w) in float32 ---------------
+
+def sssp_valid_report(root, num_visited, max_distance, nedge, **kw) -> ValidationReport:
+    return ValidationReport(
+        valid=True, rule=None,
+        message=(f"valid: root {root}, {num_visited} vertices reached, max distance "
+                 f"{max_distance!r}, nedge {nedge}"),
+        nedge=nedge, num_visited=num_visited, max_distance=max_distance, **kw)
+
+
+def distance_length(entries, n) -> ValidationReport:
+    return invalid("distance-length", f"distance has {entries} entries, the graph has {n} "
+                   "vertices")
+
+
+def root_distance(root, d, **kw) -> ValidationReport:
+    return invalid("root-distance", f"root {root} has distance {d!r}, expected 0",
+                   vertex=root, **kw)
+
+
+def distance_range(v, d, **kw) -> ValidationReport:
+    return invalid("distance-range", f"reached vertex {v} has distance {d!r}; a reached "
+                   "vertex's distance must be a finite number >= 0", vertex=v, **kw)
+
+
+def unreached_distance(v, d, **kw) -> ValidationReport:
+    return invalid("unreached-distance", f"unreached vertex {v} (parent -1) has distance {d!r}; "
+                   "expected -1 or inf", vertex=v, **kw)
+
+
+def tree_edge_distance(v, p, dv, dp, **kw) -> ValidationReport:
+    return invalid("tree-edge-distance", f"vertex {v} has distance {dv!r} but no input edge "
+                   f"from its parent {p} (distance {dp!r}) gives it: d(v) != float32(d(parent) "
+                   "+ w) for every such edge", vertex=v, edge=(v, p), **kw)
+
+
+def edge_distances(i, u, v, w, du, dv, **kw) -> ValidationReport:
+    return invalid("edge-distances", f"input edge #{i} ({u}, {v}, weight {w!r}) joins distances "
+                   f"{du!r} and {dv!r}: one exceeds the other plus the weight (in float32)",
+                   vertex=u, edge=(u, v), edge_index=i, **kw)
 
 
 # ---- input that is not a BFS result at all: InputError, not a report ----------------------
