@@ -43,6 +43,20 @@ def search_in_original_labels(bfs, graph: CSRGraph, root: int, **options):
     return result
 
 
+def sssp_in_original_labels(sssp, graph: CSRGraph, root: int, **options):
+    """Run ``sssp(graph, root)`` (kernel 3) with ``root`` in original labels; parents and
+    distances in original labels."""
+    if not graph.relabelled:
+        return sssp(graph, root, **options)
+    result = sssp(graph, int(graph.new_label[root]), **options)
+    parent = np.empty_like(result.parent)
+    distance = np.empty_like(result.distance)
+    _to_original(result.parent, result.distance, graph.original_label, graph.new_label, parent,
+                 distance)
+    result.parent, result.distance, result.root = parent, distance, root
+    return result
+
+
 def degree_in_original_labels(graph: CSRGraph) -> np.ndarray:
     """Vertex degrees indexed by original label (what root selection looks at)."""
     degree = graph.degree()

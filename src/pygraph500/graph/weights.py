@@ -21,21 +21,27 @@ _LOW32 = np.int64(0xFFFFFFFF)
 
 @njit(cache=True)
 def _first_bad_weight(w):
+    """(first negative or NaN weight or -1, whether a -0.0 is there)."""
+    neg_zero = False
     for i in range(w.shape[0]):
-        if not (w[i] >= 0):  # negative or NaN
-            return i
-    return -1
+        x = w[i]
+        if not (x >= 0):  # negative or NaN
+            return i, neg_zero
+        if x == 0 and np.signbit(x):
+            neg_zero = True
+    return -1, neg_zero
 
 
 def check_weights(weight, where: str = "edge tuple") -> np.ndarray:
     """``weight`` as a contiguous float32 array; InputError naming the first negative or NaN
-    one (shortest paths are undefined with negative weights: refused, never answered)."""
+    one (shortest paths are undefined with negative weights: refused, never answered).
+    A -0.0 becomes 0.0 (in a copy): its sign bit would order it above every weight."""
     w = np.ascontiguousarray(weight, dtype=np.float32)
-    bad = int(_first_bad_weight(w)) if w.size else -1
+    bad, neg_zero = _first_bad_weight(w) if w.size else (-1, False)
     if bad >= 0:
         raise InputError(f"{where} {bad} has weight {float(w[bad])!r}: weights must be "
                          "non-negative numbers")
-    return w
+    return w + np.float32(0) if neg_zero else w
 
 
 @njit(cache=True, parallel=True)

@@ -5,7 +5,8 @@ Modules: ``registry`` (the formats: name, suffixes, magic bytes or sniffing rule
 writer; ``detect_format``), ``graph_file`` (``GraphFile``, ``read_graph``, ``write_graph``,
 ``convert_graph``), one module per format (``snap_text``, ``matrix_market``, ``g500_binary``,
 ``packed48``, ``npy_array``, ``npz_archive``), ``edge_list_files`` (EdgeList to and from
-g500 / text files), ``result_files`` (parents, search tables, JSON), ``file_access`` (checks
+g500 / text files), ``weight_files`` (kernel 3's float32 weight files and weight checks),
+``result_files`` (parents, search tables, JSON), ``file_access`` (checks
 and atomic writes), ``chunks`` (chunked reading and writing), ``text_kernels`` (compiled text
 parser and formatter).
 """
@@ -13,11 +14,13 @@ from .edge_list_files import read_edges, write_edges, write_text_edges
 from .file_access import atomic_writer, check_readable, check_writable
 from .graph_file import GraphFile, convert_graph, read_graph, write_graph
 from .registry import FORMATS, REGISTRY, Format, detect_format, format_named
-from .result_files import (SEARCH_TABLE_SUFFIXES, check_search_table_path, read_parents,
-                           write_json, write_search_table)
+from .result_files import (SEARCH_TABLE_SUFFIXES, check_search_table_path, read_distances,
+                           read_parents, write_json, write_search_table)
+from .weight_files import read_weights, write_weights
 
 __all__ = ["atomic_writer", "check_writable", "check_readable", "read_edges", "read_parents",
+           "read_distances",
            "write_edges", "write_json", "write_text_edges", "write_search_table",
            "check_search_table_path", "SEARCH_TABLE_SUFFIXES",
            "FORMATS", "REGISTRY", "Format", "format_named", "GraphFile", "read_graph",
-           "write_graph", "convert_graph", "detect_format"]
+           "write_graph", "convert_graph", "detect_format", "read_weights", "write_weights"]

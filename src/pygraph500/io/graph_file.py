@@ -29,6 +29,7 @@ from ..graph.relabel import compact_ids, lookup_labels
 from ..graph.types import EdgeList
 from .file_access import check_readable, check_writable
 from .registry import detect_format, format_named
+from .weight_files import NO_WEIGHTS_HINT
 
 __all__ = ["GraphFile", "read_graph", "write_graph", "convert_graph"]
 
@@ -39,7 +40,9 @@ class GraphFile:
 
     ``edges``: the EdgeList over vertex numbers ``0..N-1`` (what kernel 1 and the searches
     take). ``labels``: the user's id of each vertex (int64, sorted) when the ids were
-    compacted, else None (vertex number == user id). ``weights``: float64 per edge, or None.
+    compacted, else None (vertex number == user id). ``weights``: per edge, or None: float64
+    as the file holds them, or kernel 3's float32 ``edges.weight`` (the default when the edges
+    carry weights; ``read_graph(weights=True)`` sets both to one array). Writers store these.
     ``directed``: what the file said (SNAP header, Matrix Market symmetry, npz flag); the
     Graph500 searches always follow every edge both ways. ``path`` and ``format``: where it
     came from.
@@ -57,6 +60,10 @@ class GraphFile:
     directed: bool = False
     path: str = ""
     format: str = ""
+
+    def __post_init__(self):
+        if self.weights is None and self.edges.weight is not None:
+            object.__setattr__(self, "weights", self.edges.weight)
 
     @property
     def num_vertices(self) -> int:
@@ -95,13 +102,18 @@ class GraphFile:
 
 
 def read_graph(path: str, *, format: str | None = None, num_vertices: int | None = None,
-               relabel="auto", directed: bool | None = None, progress=None) -> GraphFile:
+               relabel="auto", directed: bool | None = None, progress=None,
+               weights: bool = False) -> GraphFile:
     """Read a user's edge list (any format of ``registry.FORMATS``) into a GraphFile.
 
     ``format``: a format name (default: from the name, see ``detect_format``).
     ``num_vertices``: the vertex count (ids must be below it; no relabelling). ``relabel``:
     "auto", True or False (see the module docstring). ``directed``: overrides what the file
-    says. ``progress(phase, done, total)``: told the bytes read.
+    says. ``progress(phase, done, total)``: told the bytes read. ``weights``: kernel 3's
+    float32 weights, one per tuple in file order, as ``edges.weight`` (text: the third column
+    of every line; Matrix Market: the values; npz: ``weight``); InputError naming the line or
+    entry for a missing, negative, NaN or float32-overflowing one, and for formats without
+    weights. Without it a weight column is read as float64 ``weights`` only (for conversion).
 
     >>> g = read_graph("karate.txt")                         # doctest: +SKIP
     >>> g.num_vertices, g.num_edges, g.relabelled            # doctest: +SKIP
@@ -117,11 +129,14 @@ def read_graph(path: str, *, format: str | None = None, num_vertices: int | None
             raise InputError("relabelling and a given vertex count exclude each other")
         num_vertices = int(num_vertices)
     size = check_readable(path)
+    if weights and not fmt.weighted:
+        raise InputError(f"{path}: the {fmt.name} format has no weights; {NO_WEIGHTS_HINT}")
     if size == 0:
         raise InputError(f"{path}: empty file (no edges)")
     report = _in_mib(progress) if progress else (lambda *a: None)
     limit = -1 if num_vertices is None else num_vertices
-    src, dst, weights, file_directed, n_hint, labels = fmt.read(path, size, limit, report)
+    extra = {"weights": True} if weights else {}  # only weighted formats' readers take it
+    src, dst, w, file_directed, n_hint, labels = fmt.read(path, size, limit, report, **extra)
     if src.shape[0] == 0:
         raise InputError(f"{path}: no edges")
     hi = int(max(src.max(), dst.max())) + 1
@@ -138,7 +153,8 @@ def read_graph(path: str, *, format: str | None = None, num_vertices: int | None
             report("relabelling", 1, 1)
     if directed is None:
         directed = bool(file_directed)
-    return GraphFile(EdgeList(src, dst, n), labels, weights, bool(directed), path, fmt.name)
+    edges = EdgeList(src, dst, n, weight=w if weights else None)
+    return GraphFile(edges, labels, w, bool(directed), path, fmt.name)
 
 
 def _in_mib(progress):

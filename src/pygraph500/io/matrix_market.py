@@ -7,18 +7,22 @@ import numpy as np
 
 from ..errors import InputError
 from .file_access import atomic_writer
+from .weight_files import NO_WEIGHTS_HINT, float32_weights
 
 __all__ = ["read_mtx", "write_mtx"]
 
 
-def read_mtx(path, size, limit, report):
-    """(src, dst, weights, directed, n_hint, labels) of a Matrix Market file."""
+def read_mtx(path, size, limit, report, weights=False):
+    """(src, dst, weights, directed, n_hint, labels) of a Matrix Market file. ``weights``:
+    the values, checked, as float32 (a symmetric file's entry stands for both directions)."""
     import scipy.io
 
     try:
         rows, cols, _nnz, layout, field, symmetry = scipy.io.mminfo(path)
         if field == "complex":
             raise InputError(f"{path}: complex Matrix Market values are not edge weights")
+        if weights and field == "pattern":
+            raise InputError(f"{path}: a pattern Matrix Market file has no weights; {NO_WEIGHTS_HINT}")
         a = scipy.io.mmread(path)
     except InputError:
         raise
@@ -39,6 +43,8 @@ def read_mtx(path, size, limit, report):
         r, c = r[keep], c[keep]
         if w is not None:
             w = w[keep]
+    if weights:
+        w = float32_weights(w, path, lambda j: f"entry ({r[j] + 1}, {c[j] + 1})")
     n = max(int(rows), int(cols))
     if limit >= 0 and n > limit:
         bad = np.flatnonzero((r >= limit) | (c >= limit))
@@ -68,7 +74,8 @@ def write_mtx(graph, path, report) -> None:
         "integer" if np.all(np.isfinite(graph.weights)) and np.all(graph.weights == np.round(graph.weights))
         and np.abs(graph.weights).max(initial=0) < 2**53 else "real")
     data = np.ones(e.num_edges, dtype=np.int8) if graph.weights is None else (
-        graph.weights.astype(np.int64) if field == "integer" else graph.weights)
+        graph.weights.astype(np.int64) if field == "integer"
+        else np.asarray(graph.weights, dtype=np.float64))  # float32 written exactly, as float64
     a = sp.coo_matrix((data, (s, d)), shape=(n, n))
     comment = f"pygraph500: {e.num_edges} edges" + (f", from {graph.path}" if graph.path else "")
     with atomic_writer(path) as f:

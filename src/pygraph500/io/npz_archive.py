@@ -8,12 +8,14 @@ import numpy as np
 from ..errors import InputError
 from . import chunks
 from .file_access import atomic_writer
+from .weight_files import NO_WEIGHTS_HINT, float32_weights
 
 __all__ = ["read_npz", "write_npz"]
 
 
-def read_npz(path, size, limit, report):
-    """(src, dst, weights, directed, n_hint, labels) of an .npz archive (numpy.load)."""
+def read_npz(path, size, limit, report, weights=False):
+    """(src, dst, weights, directed, n_hint, labels) of an .npz archive (numpy.load).
+    ``weights``: the ``weight`` (or ``weights``) array is required, checked, float32."""
     try:
         with np.load(path, allow_pickle=False) as z:
             keys = set(z.files)
@@ -28,7 +30,7 @@ def read_npz(path, size, limit, report):
             else:
                 raise InputError(f"{path}: an .npz edge list holds 'src' and 'dst' (or 'edges'); "
                                  f"found {sorted(keys)}")
-            weights = z["weight"] if "weight" in keys else (z["weights"] if "weights" in keys else None)
+            w = z["weight"] if "weight" in keys else (z["weights"] if "weights" in keys else None)
             n_hint = int(z["num_vertices"]) if "num_vertices" in keys else None
             labels = np.asarray(z["labels"]) if "labels" in keys else None
             directed = bool(z["directed"]) if "directed" in keys else False
@@ -51,11 +53,18 @@ def read_npz(path, size, limit, report):
         if bad.any():
             j = int(np.argmax(bad))
             raise InputError(f"{path}: {name}[{j}] = {int(a[j])} is not a valid vertex number")
-    if weights is not None:
-        weights = np.asarray(weights)
-        if weights.shape != src.shape or not np.issubdtype(weights.dtype, np.number):
-            raise InputError(f"{path}: 'weight' must be numbers, one per edge")
-        weights = weights.astype(np.float64, copy=False)
+    if weights and w is None:
+        raise InputError(f"{path}: no 'weight' array (one weight per edge) beside the edges; "
+                         f"{NO_WEIGHTS_HINT}")
+    if w is not None:
+        w = np.asarray(w)
+        if w.shape != src.shape or not np.issubdtype(w.dtype, np.number):
+            raise InputError(f"{path}: 'weight' must be numbers, one per edge ({src.size}), "
+                             f"got {w.dtype}{list(w.shape)}")
+        if weights:
+            w = float32_weights(w, path, lambda j: f"weight[{j}]", copy=False)
+        else:
+            w = w.astype(np.float64, copy=False)
     if labels is not None:
         if limit >= 0:
             raise InputError(f"{path}: holds relabelled vertices ('labels'); --num-vertices does not apply")
@@ -64,7 +73,7 @@ def read_npz(path, size, limit, report):
                 (labels.size and labels[0] < 0):
             raise InputError(f"{path}: 'labels' must be increasing non-negative ids")
         n_hint = labels.shape[0]
-    return src, dst, weights, directed, n_hint, labels
+    return src, dst, w, directed, n_hint, labels
 
 
 def write_npz(graph, path, report) -> None:

@@ -17,8 +17,9 @@ binary g500, none means text); a compressed name without a known suffix is text.
 
 A reader is ``read(path, size, limit, report) -> (src, dst, weights, directed, n_hint,
 labels)`` (``limit`` -1 or the vertex count ids must stay below; ``report(phase, done,
-total)`` told the bytes read); a writer is ``write(graph, path, report)`` for a GraphFile,
-in the user's ids, atomically.
+total)`` told the bytes read); a ``weighted`` format's reader also takes ``weights=True``
+(float32 weights, checked; InputError naming the line or entry otherwise). A writer is
+``write(graph, path, report)`` for a GraphFile, in the user's ids, atomically.
 """
 from __future__ import annotations
 

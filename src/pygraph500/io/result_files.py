@@ -36,6 +36,23 @@ def read_parents(path: str) -> np.ndarray:
     return arr.astype(np.int64, copy=False)
 
 
+def read_distances(path: str) -> np.ndarray:
+    """Kernel-3 distances from ``.npy`` (a float array) or text (one number a line, ``inf``
+    or -1 where unreached), for ``graph500 validate --distances``."""
+    try:
+        if path.endswith(".npy"):
+            arr = np.load(path, allow_pickle=False)
+        else:
+            arr = np.loadtxt(path, dtype=np.float64, comments="#", ndmin=1)
+    except OSError as exc:
+        raise open_error(path, exc) from None
+    except (ValueError, EOFError) as exc:
+        raise InputError(f"{path}: not a distance array: {exc}") from None
+    if arr.ndim != 1 or arr.dtype.kind != "f":
+        raise InputError(f"{path}: distances must be 1-D floats, got {arr.dtype}{list(arr.shape)}")
+    return arr
+
+
 SEARCH_TABLE_SUFFIXES = (".npy", ".csv")
 
 
@@ -48,8 +65,12 @@ def check_search_table_path(path: str) -> None:
 
 def write_search_table(path: str, vertex, parent, distance=None) -> int:
     """One row per reached vertex: ``vertex, parent[, distance]`` as an int64 (K, 2|3) .npy
-    table or a CSV with a header line, chosen by the suffix. Returns the number of rows."""
+    table or a CSV with a header line, chosen by the suffix. Returns the number of rows.
+    Float distances (kernel 3) make a float64 (K, 3) table, or CSV distances printed with 9
+    significant digits (which read back to the same float32)."""
     check_search_table_path(path)
+    if distance is not None and np.asarray(distance).dtype.kind == "f":
+        return _write_float_table(path, vertex, parent, np.asarray(distance))
     cols = [np.asarray(vertex, np.int64), np.asarray(parent, np.int64)]
     if distance is not None:
         cols.append(np.asarray(distance, np.int64))
@@ -66,3 +87,22 @@ def write_search_table(path: str, vertex, parent, distance=None) -> int:
             k = text_kernels.format_rows(np.ascontiguousarray(table[:, a:a + step]), 44, out)
             f.write(memoryview(out[:k]))
     return table.shape[1]
+
+
+def _write_float_table(path: str, vertex, parent, distance) -> int:
+    vertex = np.asarray(vertex, np.int64)
+    parent = np.asarray(parent, np.int64)
+    if path.lower().endswith(".npy"):
+        table = np.column_stack([vertex.astype(np.float64), parent.astype(np.float64),
+                                 distance.astype(np.float64)])
+        with atomic_writer(path) as f:
+            np.save(f, table)
+        return table.shape[0]
+    step = 1 << 16
+    with atomic_writer(path) as f:
+        f.write(b"vertex,parent,distance\n")
+        for a in range(0, vertex.shape[0], step):
+            rows = zip(vertex[a:a + step].tolist(), parent[a:a + step].tolist(),
+                       distance[a:a + step].tolist())
+            f.write("".join(f"{v},{p},{d:.9g}\n" for v, p, d in rows).encode())
+    return vertex.shape[0]

@@ -1,6 +1,7 @@
 """Text edge lists, SNAP style (.txt .tsv .el .snap .wel, + .gz .bz2): one ``source target
 [weight]`` a line, blank-separated; ``#`` and ``%`` lines are comments, columns after the
-third are ignored, and a header comment saying (un)directed sets directedness.
+third are ignored, and a header comment saying (un)directed sets directedness. Kernel 3's
+weights (``weights=True``) are the third column of every line, float32, checked line by line.
 
 A plain file is scanned once for its line count, so the edge arrays are allocated once at
 their final size; a compressed one grows them as chunks come. The compiled kernels of
@@ -17,6 +18,7 @@ import numpy as np
 from ..errors import InputError
 from . import chunks, text_kernels
 from .file_access import atomic_writer
+from .weight_files import weight_problem
 
 __all__ = ["read_snap", "write_snap"]
 
@@ -63,8 +65,10 @@ def _token(buf, b, e) -> str:
     return text + ("..." if e - b > 60 else "")
 
 
-def _text_error(path, status, line, offset, token, extra, limit, ncols):
+def _text_error(path, status, line, offset, token, extra, limit, ncols, weights):
     where = f"{path}:{line} (byte offset {offset})"
+    if status == text_kernels.COLUMNS and weights:
+        return InputError(f"{where}: no weight (third column); reading weights needs one on every line")
     if status == text_kernels.BAD_INT:
         return InputError(f"{where}: not an integer vertex id: {token!r}")
     if status == text_kernels.NEGATIVE:
@@ -80,8 +84,10 @@ def _text_error(path, status, line, offset, token, extra, limit, ncols):
     return InputError(f"{where}: vertex id {token} is larger than 2**63 - 1")
 
 
-def read_snap(path, size, limit, report):
-    """(src, dst, weights, directed, n_hint, labels) of a text edge list, read in chunks."""
+def read_snap(path, size, limit, report, weights=False):
+    """(src, dst, weights, directed, n_hint, labels) of a text edge list, read in chunks.
+    ``weights``: every line must have a third column, a weight checked and kept as float32
+    (InputError naming the line otherwise); else the first data line decides (float64)."""
     # pass 1 (plain files): the line count bounds the edge count, so the arrays are
     # allocated once; compressed files grow their arrays instead.
     stream, raw, compressed = _open_text(path)
@@ -91,6 +97,8 @@ def read_snap(path, size, limit, report):
         except (OSError, EOFError) as exc:
             raise InputError(f"{path}: cannot decompress: {exc}") from None
     ncols, directed = _peek_text(path, head)
+    if weights:
+        ncols = 3
     cap = 0
     chunk = np.empty(chunks.CHUNK_BYTES, dtype=np.uint8)
     if not compressed:
@@ -105,7 +113,7 @@ def read_snap(path, size, limit, report):
         cap = lines + 1
     src = np.empty(cap, dtype=np.int64)
     dst = np.empty(cap, dtype=np.int64)
-    weight = np.empty(cap if ncols == 3 else 0, dtype=np.float64)
+    weight = np.empty(cap if ncols == 3 else 0, dtype=np.float32 if weights else np.float64)
     slow = [np.empty(_SLOW_CAP, dtype=np.int64) for _ in range(4)]
     pos = line = 0
     offset = 0          # file offset of chunk[0]
@@ -137,7 +145,7 @@ def read_snap(path, size, limit, report):
             while True:
                 status, i, pos, line, nslow, tb, te, extra = text_kernels.parse_lines(
                     chunk, start, end, src, dst, weight, pos, ncols, limit, text_kernels.POW10,
-                    slow[0], slow[1], slow[2], slow[3], line)
+                    slow[0], slow[1], slow[2], slow[3], line, weights)
                 for k in range(nslow):  # weights outside the compiled fast path
                     b, e = int(slow[1][k]), int(slow[2][k])
                     tok = bytes(chunk[b:e])
@@ -148,13 +156,20 @@ def read_snap(path, size, limit, report):
                     if value != value:
                         raise InputError(f"{path}:{int(slow[3][k])} (byte offset {offset + b}): "
                                          f"weight is not a number: {_token(chunk, b, e)!r}")
-                    weight[int(slow[0][k])] = value
+                    why = weight_problem(value) if weights else None
+                    if why:
+                        raise InputError(f"{path}:{int(slow[3][k])} (byte offset {offset + b}): {why}")
+                    weight[int(slow[0][k])] = abs(value) if weights else value
                 if status == text_kernels.SLOW_FULL:
                     start = i
                     continue
+                if status == text_kernels.BAD_WEIGHT:
+                    value = float(bytes(chunk[tb:te]))  # the kernel's value, in Python
+                    raise InputError(f"{path}:{line} (byte offset {offset + tb}): "
+                                     f"{weight_problem(value) or 'weight out of range'}")
                 if status != text_kernels.OK:
                     raise _text_error(path, status, line, offset + tb, _token(chunk, tb, te),
-                                      extra, limit, ncols)
+                                      extra, limit, ncols, weights)
                 break
             rest = total - end
             if rest:
@@ -170,13 +185,28 @@ def read_snap(path, size, limit, report):
 
 
 
+def _weight_text(w: np.ndarray) -> list[str]:
+    """The shortest text of each weight that reads back (float64, then float32 for kernel 3)
+    to the same value: float32's shortest digits where that holds, else the float64 repr."""
+    if w.dtype != np.float32:
+        return [repr(x) for x in w.tolist()]
+    text = w.astype(str)
+    with np.errstate(invalid="ignore"):
+        wrong = text.astype(np.float64).astype(np.float32) != w  # a double-rounding case; NaN
+    out = text.tolist()
+    for j in np.flatnonzero(wrong).tolist():
+        out[j] = repr(float(w[j]))
+    return out
+
+
 def write_snap(graph, path, report, *, header: str | None = None, separator: str = "\t") -> None:
     """Write a GraphFile as a text edge list (atomically), in the user's ids.
 
     ``header`` (default: SNAP's comment lines: directedness, counts, column names) and
     ``separator`` let ``write_text_edges`` keep the Graph500 text layout (its own comment
     line, space-separated) with this one writer. Whole-number weights are written as
-    integers by the compiled formatter; others as Python's shortest round-trip repr.
+    integers by the compiled formatter; others as the shortest text that reads back exactly
+    (float32 weights: as float32).
     """
     e = graph.edges
     m = e.num_edges
@@ -203,7 +233,7 @@ def write_snap(graph, path, report, *, header: str | None = None, separator: str
                     cols[2] = w[a:b]
                 k = text_kernels.format_rows(cols, sep, out)
                 f.write(memoryview(out[:k]))
-            else:  # fractional weights: shortest round-trip repr, through Python
-                f.write("".join(f"{x}{separator}{y}{separator}{z!r}\n" for x, y, z in
-                                zip(s.tolist(), d.tolist(), w[a:b].tolist())).encode())
+            else:  # fractional weights: shortest round-trip text, through Python
+                f.write("".join(f"{x}{separator}{y}{separator}{z}\n" for x, y, z in
+                                zip(s.tolist(), d.tolist(), _weight_text(w[a:b]))).encode())
             report("writing", b, m)

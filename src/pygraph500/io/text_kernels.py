@@ -20,13 +20,17 @@ COLUMNS = 4        # a line whose column count (2, or 3 and more) differs from t
 TOO_LARGE = 5      # a vertex id >= the vertex count the caller gave
 OVERFLOW = 6       # a vertex id beyond int64
 SLOW_FULL = 7      # the list of weights left for Python is full: call again from ``i``
+BAD_WEIGHT = 8     # (``wcheck``) a weight that is negative or overflows float32
 
 STATUS_NAMES = {BAD_INT: "not an integer vertex id", NEGATIVE: "negative vertex id",
                 ONE_COLUMN: "expected two columns (source target [weight])",
                 COLUMNS: "column count differs from the first data line",
-                TOO_LARGE: "vertex id out of range", OVERFLOW: "vertex id larger than 2**63-1"}
+                TOO_LARGE: "vertex id out of range", OVERFLOW: "vertex id larger than 2**63-1",
+                BAD_WEIGHT: "weight negative or beyond float32"}
 
 POW10 = np.array([10.0 ** k for k in range(23)])
+# float32's largest finite value plus half its last step: the least float64 rounding to inf
+F32_ROUNDS_TO_INF = float(np.finfo(np.float32).max) + 2.0 ** 103
 _TWO53 = 1 << 53
 _I64MAX = (1 << 63) - 1
 
@@ -97,8 +101,82 @@ def _fast_float(buf, b, e, pow10):
 
 
 @njit(cache=True)
+def _float32_weight(buf, b, e, pow10):
+    """(ok, value) for a decimal the fast path left, when only its float32 rounding is kept:
+    18 significant digits and at most three scalings by exact powers of ten put ``value``
+    within 6e-16 (relative) of the decimal, so when no float32 tie lies within 4e-15 of it,
+    ``float32(value)`` is ``float32(float(token))``; ok is False otherwise (Python decides)."""
+    i = b
+    neg = False
+    if i < e and (buf[i] == 45 or buf[i] == 43):
+        neg = buf[i] == 45
+        i += 1
+    mant = 0
+    kept = 0
+    adj = 0          # the decimal exponent of the last kept digit, before the exponent part
+    seen = False
+    dot = False
+    while i < e:
+        c = buf[i]
+        if c == 46 and not dot:
+            dot = True
+            i += 1
+            continue
+        if not 48 <= c <= 57:
+            break
+        seen = True
+        if mant == 0 and c == 48:
+            if dot:
+                adj -= 1
+        elif kept < 18:
+            mant = mant * 10 + (c - 48)
+            kept += 1
+            if dot:
+                adj -= 1
+        elif not dot:
+            adj += 1  # a dropped integer digit
+        i += 1
+    if not seen:
+        return False, 0.0
+    exp = 0
+    if i < e and (buf[i] == 101 or buf[i] == 69):
+        i += 1
+        eneg = False
+        if i < e and (buf[i] == 45 or buf[i] == 43):
+            eneg = buf[i] == 45
+            i += 1
+        if i >= e:
+            return False, 0.0
+        while i < e and 48 <= buf[i] <= 57:
+            if exp > 1000:
+                return False, 0.0
+            exp = exp * 10 + (buf[i] - 48)
+            i += 1
+        if eneg:
+            exp = -exp
+    if i != e:
+        return False, 0.0
+    if mant == 0:
+        return True, -0.0 if neg else 0.0
+    k = exp + adj
+    if k > 44 or k < -66:
+        return False, 0.0
+    v = float(mant)
+    while k > 22:
+        v *= pow10[22]
+        k -= 22
+    while k < -22:
+        v /= pow10[22]
+        k += 22
+    v = v * pow10[k] if k >= 0 else v / pow10[-k]
+    if np.float32(v * (1.0 - 4e-15)) != np.float32(v * (1.0 + 4e-15)):
+        return False, 0.0  # a float32 tie (or the overflow edge) is near: Python decides
+    return True, -v if neg else v
+
+
+@njit(cache=True)
 def parse_lines(buf, start, end, src, dst, weight, pos, ncols, limit, pow10,
-                slow_edge, slow_beg, slow_end, slow_line, line):
+                slow_edge, slow_beg, slow_end, slow_line, line, wcheck=False):
     """Parse the lines of ``buf[start:end]``.
 
     Lines whose first non-blank byte is ``#`` or ``%`` are comments; blank lines are skipped.
@@ -106,7 +184,9 @@ def parse_lines(buf, start, end, src, dst, weight, pos, ncols, limit, pow10,
     third (columns after it are ignored). ``ncols`` is 2 (no weight kept) or 3 (the weight
     goes to ``weight[pos]``). ``limit`` >= 0 bounds the ids (``id < limit``).
     A weight outside the fast path is left for Python: its edge index, byte span and line go
-    to the ``slow_*`` arrays and ``weight`` gets NaN until then.
+    to the ``slow_*`` arrays and ``weight`` gets NaN until then. ``wcheck`` (kernel 3's
+    weights, ``weight`` float32): a negative weight or one beyond float32 stops the parse
+    (BAD_WEIGHT), and -0.0 is stored as 0.0.
 
     Returns (status, i, pos, line, nslow, tok_beg, tok_end, extra): ``i`` is where parsing
     stopped, ``line`` the number of lines begun so far (1-based line of an error), and
@@ -165,6 +245,13 @@ def parse_lines(buf, start, end, src, dst, weight, pos, ncols, limit, pow10,
                     v = x
             elif col == 2 and ncols == 3:
                 ok, w = _fast_float(buf, b, i, pow10)
+                if not ok and wcheck:  # only float32 is kept: a wider fast path
+                    ok, w = _float32_weight(buf, b, i, pow10)
+                if ok and wcheck:
+                    if not (0.0 <= w < F32_ROUNDS_TO_INF):
+                        return BAD_WEIGHT, i, pos, line, nslow, b, i, 0
+                    if w == 0.0:
+                        w = 0.0  # not -0.0: its sign bit would sort it above every weight
                 if ok:
                     weight[pos] = w
                 else:
