@@ -9,6 +9,12 @@ neighbours and sorts and deduplicates every row in place (the embedded kernel 1'
 ``sort_dedup_rows``). Rows are local vertex ids, neighbours global ids.
 No rank ever holds more than its own tuples and its own adjacency entries.
 
+Kernel 3: weighted LocalEdges travel as rows ``(local id, other end, weight bits)``; the
+owner keys every entry ``neighbour << 32 | weight bits`` (non-negative float32 bits order as
+the numbers), sorts and deduplicates the rows with the same row sort and keeps the first key
+of each neighbour: the smallest weight, as the embedded kernel 1 (``graph.weights``). The
+unweighted path is untouched (two columns, no keys).
+
 For ``--prune bitmap`` (thesis 5.3) the rank also labels the distinct neighbours of its
 adjacency lists ``0..C-1`` (in increasing global id: one bit per column of a bitmap over
 every vertex the rank can ever send), and stores that compact column of every entry.
@@ -23,11 +29,12 @@ from numba import njit
 from ..primitives import popcount
 from ..errors import InputError
 from ..graph.build import sort_dedup_rows
+from ..graph.weights import split_keys
 from .generate import LocalEdges
 from .partition import (Partition1D, block_starts, owner_local, owner_local_args,
                         vertex_dtype)
 
-__all__ = ["DistGraph", "build_dist", "BUILD_CHUNK"]
+__all__ = ["DistGraph", "build_dist", "label_columns", "BUILD_CHUNK"]
 
 BUILD_CHUNK = 1 << 20  # tuples per exchange round of kernel 1 (read at call time)
 
@@ -39,7 +46,9 @@ class DistGraph:
     ``indptr`` (int64, num_local + 1), ``indices`` (global neighbour ids, int32 when
     N < 2**31); rows sorted, no duplicates, no self-loops. ``num_input_edges`` is M over all
     ranks. ``column`` (int32/int64, one per entry) and ``num_columns``: the compact column
-    labels of ``--prune bitmap`` (None unless asked for)."""
+    labels of ``--prune bitmap`` (None unless asked for). ``weights`` (float32, aligned with
+    ``indices``): kernel 3's smallest weight of the tuples joining the row's vertex and the
+    neighbour (None for an unweighted graph)."""
 
     part: Partition1D
     indptr: np.ndarray
@@ -47,6 +56,11 @@ class DistGraph:
     num_input_edges: int
     column: np.ndarray | None = None
     num_columns: int = 0
+    weights: np.ndarray | None = None
+
+    @property
+    def weighted(self) -> bool:
+        return self.weights is not None
 
     @property
     def num_vertices(self) -> int:
@@ -102,6 +116,46 @@ def _pack(src, dst, size, pow2, shift, mask, counts, out):
 
 
 @njit(cache=True)
+def _pack_weighted(src, dst, wbits, size, pow2, shift, mask, counts, out):
+    """``_pack`` with the tuple's weight bits as a third column."""
+    pos = block_starts(counts, size)[0]
+    for i in range(src.shape[0]):
+        u = src[i]
+        v = dst[i]
+        if u == v:
+            continue
+        wb = wbits[i]
+        o, loc = owner_local(u, size, pow2, shift, mask)
+        k = pos[o]
+        out[k, 0] = loc
+        out[k, 1] = v
+        out[k, 2] = wb
+        pos[o] = k + 1
+        o, loc = owner_local(v, size, pow2, shift, mask)
+        k = pos[o]
+        out[k, 0] = loc
+        out[k, 1] = u
+        out[k, 2] = wb
+        pos[o] = k + 1
+
+
+@njit(cache=True)
+def _rows_keys(recv, nlocal, indptr, keys):
+    """``_rows`` for weighted rows: each entry's key ``neighbour << 32 | weight bits``."""
+    indptr[:] = 0
+    for k in range(recv.shape[0]):
+        indptr[recv[k, 0] + 1] += 1
+    for v in range(nlocal):
+        indptr[v + 1] += indptr[v]
+    pos = indptr[:-1].copy()
+    low = np.int64(0xFFFFFFFF)
+    for k in range(recv.shape[0]):
+        r = recv[k, 0]
+        keys[pos[r]] = (np.int64(recv[k, 1]) << 32) | (np.int64(recv[k, 2]) & low)
+        pos[r] += 1
+
+
+@njit(cache=True)
 def _rows(recv, nlocal, indptr, out):
     """Counting sort of the received rows by local vertex: indptr and the unsorted lists."""
     indptr[:] = 0
@@ -137,10 +191,18 @@ def _compact_columns(indices, n, column):
     return acc
 
 
+def label_columns(indices: np.ndarray, num_vertices: int) -> tuple[np.ndarray, int]:
+    """(column of every entry, number of distinct neighbours): the neighbours of a rank's
+    rows labelled 0..C-1 in increasing global id (``DistGraph.column``)."""
+    column = np.empty(indices.shape[0], dtype=indices.dtype)
+    return column, int(_compact_columns(indices, np.int64(num_vertices), column))
+
+
 def build_dist(comm, edges: LocalEdges, *, compact_columns: bool = False) -> DistGraph:
     """Kernel 1 across the ranks of ``comm`` (collective): every rank passes its LocalEdges and
-    gets the CSR rows of the vertices it owns. InputError (on the rank that holds it) for a
-    label outside ``[0, N)``."""
+    gets the CSR rows of the vertices it owns (with ``weights`` when ``edges`` are weighted).
+    InputError (on the rank that holds it) for a label outside ``[0, N)`` or a negative
+    weight."""
     n = int(edges.num_vertices)
     size = comm.size
     part = Partition1D(n, size, comm.rank)
@@ -153,18 +215,26 @@ def build_dist(comm, edges: LocalEdges, *, compact_columns: bool = False) -> Dis
     if bad >= 0:
         raise InputError(f"edge tuple {edges.start + bad} = ({int(src[bad])}, {int(dst[bad])}) "
                          f"has a label outside [0, {n})")
+    weighted = edges.weight is not None
+    width = 2
+    if weighted:
+        wbits = _weight_bits(edges, n)
+        width = 3
     # What every rank will receive is known first, so the tuples travel in chunks straight
     # into one array of the final size (no tuple-list-sized send buffer).
     incoming, _ = comm.alltoallv(counts, np.ones(size, dtype=np.int64))
-    recv = np.empty((int(incoming.sum()), 2), dtype=itype)
+    recv = np.empty((int(incoming.sum()), width), dtype=itype)
     m = src.shape[0]
     rounds = int(comm.allreduce(-(-m // BUILD_CHUNK), "max"))
-    send = np.empty((2 * min(m, BUILD_CHUNK), 2), dtype=itype)
+    send = np.empty((2 * min(m, BUILD_CHUNK), width), dtype=itype)
     pos = 0
     for r in range(rounds):
         a, b = min(m, r * BUILD_CHUNK), min(m, (r + 1) * BUILD_CHUNK)
         _count_owners(src[a:b], dst[a:b], np.int64(n), np.int64(size), *split, counts)
-        _pack(src[a:b], dst[a:b], np.int64(size), *split, counts, send)
+        if weighted:
+            _pack_weighted(src[a:b], dst[a:b], wbits[a:b], np.int64(size), *split, counts, send)
+        else:
+            _pack(src[a:b], dst[a:b], np.int64(size), *split, counts, send)
         got, _ = comm.alltoallv(send[:int(counts.sum())], counts, out=recv[pos:])
         if got.shape[0] and not np.shares_memory(got, recv):
             recv[pos:pos + got.shape[0]] = got
@@ -172,16 +242,39 @@ def build_dist(comm, edges: LocalEdges, *, compact_columns: bool = False) -> Dis
     del send
     nlocal = part.num_local
     indptr = np.empty(nlocal + 1, dtype=np.int64)
-    out = np.empty(recv.shape[0], dtype=itype)
-    _rows(recv, np.int64(nlocal), indptr, out)
-    del recv
-
-    # Sort and deduplicate every row in place (the embedded kernel 1's parallel kernels).
-    out = sort_dedup_rows(indptr, out, n)
+    weights = None
+    if weighted:
+        keys = np.empty(recv.shape[0], dtype=np.int64)
+        _rows_keys(recv, np.int64(nlocal), indptr, keys)
+        del recv
+        # sorted keys: the first of each neighbour's run has its smallest weight
+        keys = sort_dedup_rows(indptr, keys, max(1, n) << 32)
+        indptr, out, weights = split_keys(indptr, keys, itype)
+        del keys
+    else:
+        out = np.empty(recv.shape[0], dtype=itype)
+        _rows(recv, np.int64(nlocal), indptr, out)
+        del recv
+        # Sort and deduplicate every row in place (the embedded kernel 1's parallel kernels).
+        out = sort_dedup_rows(indptr, out, n)
     final = out.shape[0]
 
     column, num_columns = None, 0
     if compact_columns:
-        column = np.empty(final, dtype=itype)
-        num_columns = int(_compact_columns(out, np.int64(n), column))
-    return DistGraph(part, indptr, out, int(edges.num_edges), column, num_columns)
+        column, num_columns = label_columns(out, n)
+    return DistGraph(part, indptr, out, int(edges.num_edges), column, num_columns, weights)
+
+
+def _weight_bits(edges: LocalEdges, n: int) -> np.ndarray:
+    """The tuples' float32 weights as their int32 bit patterns; InputError naming the first
+    negative (or NaN) weight by its global tuple index."""
+    if n > 2**31:
+        raise InputError(f"weighted graphs are limited to 2**31 vertices, got {n}")
+    w = np.ascontiguousarray(edges.weight, dtype=np.float32)
+    if w.shape[0] != edges.src.shape[0]:
+        raise InputError(f"{w.shape[0]} weights for {edges.src.shape[0]} edge tuples")
+    bad = int(np.argmin(w >= 0)) if w.size else 0  # the first negative or NaN weight
+    if w.size and not w[bad] >= 0:
+        raise InputError(f"edge tuple {edges.start + bad} has weight {float(w[bad])!r}: "
+                         "weights must be non-negative numbers")
+    return w.view(np.int32)
