@@ -17,7 +17,7 @@ from .errors import InputError
 from .graph import CSRGraph, EdgeList, build_csr, from_networkx, from_scipy
 from .graph.relabel import search_in_original_labels
 
-__all__ = ["bfs", "as_csr", "AUTO_SMALL_EDGES", "SCIPY_UNREACHED"]
+__all__ = ["bfs", "sssp", "as_csr", "as_weighted_csr", "AUTO_SMALL_EDGES", "SCIPY_UNREACHED"]
 
 # algorithm="auto": graphs with fewer adjacency entries than this are searched by the serial
 # ``reference`` BFS (waking a thread pool costs more than such a search), others by the default.
@@ -131,3 +131,75 @@ def bfs(graph, source, *, return_predecessors=True, return_distances=False, algo
             depth = np.where(depth < 0, np.inf, depth.astype(np.float64))
         out.append(depth)
     return out[0] if len(out) == 1 else tuple(out)
+
+
+def as_weighted_csr(graph, source, weight="weight"):
+    """(weighted CSRGraph, vertex number of ``source``) for ``sssp``: scipy values, the
+    networkx ``weight`` attribute, ``(src, dst, weights)`` arrays, a weighted EdgeList or
+    GraphFile, or a weighted CSRGraph."""
+    import scipy.sparse as sp
+
+    from .io import GraphFile
+
+    if sp.issparse(graph):
+        csr, root, _ = as_csr(from_scipy(graph, weighted=True), source)
+        return csr, root
+    if _is_networkx(graph):
+        nodes = list(graph)
+        if source not in nodes:
+            raise InputError(f"source {source!r} is not a node of the networkx graph")
+        return from_networkx(graph, nodes, weight=weight), nodes.index(source)
+    if isinstance(graph, (tuple, list)) and len(graph) == 3:
+        w = np.asarray(graph[2])
+        csr, root, _ = as_csr((graph[0], graph[1]), source)
+        src, dst = np.asarray(graph[0]), np.asarray(graph[1])
+        if w.shape != src.shape or w.dtype.kind not in "iuf":
+            raise InputError("(src, dst, weights): weights must be numbers, one per edge")
+        csr = build_csr(EdgeList(src.astype(np.int64), dst.astype(np.int64), csr.num_vertices,
+                                 w.astype(np.float32)))
+        return csr, root
+    if isinstance(graph, GraphFile):
+        graph, source = graph.edges, graph.vertex(source)
+    csr, root, _ = as_csr(graph, source)
+    if not csr.weighted:
+        raise InputError("sssp needs a weighted graph (scipy values, a networkx weight "
+                         "attribute, (src, dst, weights), or an EdgeList with weight)")
+    return csr, root
+
+
+def sssp(graph, source, *, return_predecessors=True, algorithm=None, scipy_compatible=False,
+         weight="weight"):
+    """Single-source shortest paths (Graph500 kernel 3) from ``source``, scipy-style: the
+    distances, or ``(distances, predecessors)`` as ``scipy.sparse.csgraph.dijkstra`` returns
+    them.
+
+    ``graph``: a square scipy.sparse matrix (the stored values are the weights; both
+    directions are followed and the smaller weight wins, scipy's ``directed=False``), a
+    networkx graph (edge attribute ``weight``, 1 where missing), ``(src, dst, weights)``
+    arrays, an EdgeList with ``weight``, a weighted GraphFile, or a weighted CSRGraph.
+    Weights must be non-negative (InputError otherwise) and are float32, as Graph500's.
+
+    distances: float32, ``inf`` where unreached (scipy_compatible: float64). predecessors:
+    int64, Graph500's convention, -1 where unreached and the source its own parent (with
+    ``scipy_compatible=True``, scipy's -9999 for the source and unreached vertices).
+    ``algorithm``: a name of ``pygraph500.sssp.ALGORITHMS`` (default: its default).
+
+    >>> import scipy.sparse as sp, pygraph500
+    >>> a = sp.csr_array(([1.0, 2.0, 5.0], ([0, 1, 0], [1, 2, 2])), shape=(4, 4))
+    >>> d, p = pygraph500.sssp(a, 0)
+    >>> d.tolist(), p.tolist()
+    ([0.0, 1.0, 3.0, inf], [0, 0, 1, -1])
+    """
+    from .graph.relabel import sssp_in_original_labels
+    from .sssp import DEFAULT_ALGORITHM as SSSP_DEFAULT, get_algorithm as sssp_algorithm
+
+    fn = sssp_algorithm(algorithm or SSSP_DEFAULT)
+    csr, root = as_weighted_csr(graph, source, weight)
+    result = sssp_in_original_labels(fn, csr, root)
+    dist = np.asarray(result.distance, dtype=np.float32)
+    pred = np.asarray(result.parent, dtype=np.int64)
+    if scipy_compatible:
+        dist = dist.astype(np.float64)
+        pred = np.where(pred < 0, SCIPY_UNREACHED, pred)
+        pred[root] = SCIPY_UNREACHED
+    return (dist, pred) if return_predecessors else dist

@@ -1,7 +1,7 @@
 """The `graph500` command: parse, call one library function, print. No logic lives here.
 
-Exit status: 0 success, 1 an invalid BFS tree (run/validate), 2 bad input or a run that
-will not fit (one line on stderr, no traceback, nothing half-written).
+Exit status: 0 success, 1 an invalid BFS tree or SSSP result (run/validate/bfs/sssp), 2 bad
+input or a run that will not fit (one line on stderr, no traceback, nothing half-written).
 """
 from __future__ import annotations
 
@@ -34,23 +34,27 @@ def _add_graph_args(p: argparse.ArgumentParser) -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from .apsp.cli import add_apsp_parser
     from .benchmark import GPU_ALGORITHMS
     from .bfs import ALGORITHMS, DEFAULT_ALGORITHM
     from .distributed import PRUNE_MODES
+    from .sssp import ALGORITHMS as SSSP_ALGORITHMS, DEFAULT_ALGORITHM as SSSP_DEFAULT
 
     parser = argparse.ArgumentParser(
         prog="graph500",
-        description="The Graph500 BFS benchmark in Python: reference-exact Kronecker generator, "
-                    "kernel 1 (CSR), kernel 2 (BFS) from 64 roots, validation, official TEPS.",
+        description="The Graph500 benchmark in Python: reference-exact Kronecker generator, "
+                    "kernel 1 (CSR), kernel 2 (BFS) and kernel 3 (SSSP) from 64 roots, "
+                    "validation, official TEPS.",
     )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     # one add_parser block per subcommand below: declarations alike by nature, not repeated logic
 
     run = sub.add_parser(
         "run", help="run the whole benchmark and print the official output block",
-        description="Generate the Kronecker graph, build it, run BFS from 64 roots, validate "
-                    "every tree (untimed) and print the reference's output block on stdout. "
-                    "Exit status 1 when a tree is invalid.")
+        description="Generate the Kronecker graph, build it, run BFS (and with --kernel "
+                    "sssp|both, SSSP) from 64 roots, validate every result (untimed) and print "
+                    "the reference's output block on stdout. Exit status 1 when a result is "
+                    "invalid.")
     _add_graph_args(run)
     run.add_argument("--roots", type=int, default=64,
                      help="number of search keys (Graph500: 64; others are labelled)")
@@ -67,7 +71,8 @@ def build_parser() -> argparse.ArgumentParser:
                           "(paper 001, 4.4); parents are still reported in original labels")
     run.add_argument("--json", metavar="FILE", help="also write the full results as JSON")
     run.add_argument("--levels", action="store_true",
-                     help="print per-level statistics of the first search")
+                     help="print per-level statistics of the first search (and per-phase ones "
+                          "of the first SSSP search)")
     run.add_argument("--no-validate", dest="validate", action="store_false",
                      help="skip validation (the result is then not a Graph500 result)")
     run.add_argument("--input", "-i", metavar="FILE",
@@ -86,24 +91,45 @@ def build_parser() -> argparse.ArgumentParser:
                           "auto (the GPU when there is one, else the CPU, and it says so); "
                           "under mpiexec, gpu gives every process the GPU of its node-local "
                           "rank (algorithms: as for --prune runs)")
+    run.add_argument("--kernel", "-k", choices=["bfs", "sssp", "both"], default="bfs",
+                     help="the timed kernels: bfs (Graph500 kernel 2, the default, as "
+                          "graph500_reference_bfs), sssp (kernel 3: shortest paths on the "
+                          "generator's float32 weights) or both (every BFS then every SSSP, as "
+                          "graph500_reference_bfs_sssp; the output carries both blocks)")
+    run.add_argument("--sssp-algorithm", default=None, metavar="NAME",
+                     help=f"kernel 3 algorithm: {', '.join(SSSP_ALGORITHMS)} (default "
+                          f"{SSSP_DEFAULT})")
+    run.add_argument("--unit-weights", action="store_true",
+                     help="kernel 3 on an --input file without weights: every weight 1.0")
     run.add_argument("--distributed", action="store_true",
                      help="use the distributed (1D, MPI) engine even with one process; it is "
                           "chosen automatically when mpiexec starts more than one")
 
     gen = sub.add_parser(
-        "generate", help="write the Kronecker edge list to a file",
+        "generate", help="write the Kronecker edge list (and kernel 3's weights) to files",
         description="Write the edge list as little-endian int64 pairs (v0, v1) in generation "
                     "order (the reference's packed_edge layout); a .txt name writes text pairs.")
     _add_graph_args(gen)
     gen.add_argument("--out", "-o", required=True, metavar="FILE", help="output file")
+    gen.add_argument("--weights", "-w", metavar="W.bin",
+                     help="also write kernel 3's weights: little-endian float32, one per tuple "
+                          "in generation order (the reference's TMPFILE.weights)")
 
     val = sub.add_parser(
-        "validate", help="validate any parent array against an edge list",
-        description="Check a BFS parent array (ours or another program's) by the Graph500 rules. "
-                    "Exit 0 when valid, 1 when not (naming the rule broken).")
+        "validate", help="validate any parent array (and SSSP distances) against an edge list",
+        description="Check a BFS parent array (ours or another program's) by the Graph500 rules; "
+                    "with --distances, a kernel-3 (SSSP) result by the kernel-3 rules (float32 "
+                    "arithmetic, as the reference). Exit 0 when valid, 1 when not (naming the "
+                    "rule broken), 2 for bad input.")
     val.add_argument("edges", metavar="EDGES", help="edge list: binary int64 pairs, or .txt pairs")
     val.add_argument("parents", metavar="PARENTS", help="parent array: .npy, or text one per line")
     val.add_argument("--root", type=int, required=True, help="the search key")
+    val.add_argument("--distances", metavar="D.npy",
+                     help="kernel 3: the distances (float32 .npy, or text one per line; -1 or "
+                          "inf where unreached); needs --weights")
+    val.add_argument("--weights", metavar="W.bin",
+                     help="kernel 3: the tuples' weights as `graph500 generate --weights` "
+                          "writes them (little-endian float32, one per tuple)")
 
     sub.add_parser("info", help="versions, threads, and whether MPI and a GPU are usable")
 
@@ -126,6 +152,27 @@ def build_parser() -> argparse.ArgumentParser:
                      help="skip validation of the tree")
     _add_input_args(one)
     one.add_argument("--quiet", "-q", action="store_true", help="no progress on stderr")
+
+    sp_ = sub.add_parser(
+        "sssp", help="kernel 3 (shortest paths) on a user's weighted graph file",
+        description="Read FILE with its weights (SNAP third column, Matrix Market values, "
+                    ".npz weight), run single-source shortest paths from --root (the file's "
+                    "own id), validate by the Graph500 kernel-3 rules and print a summary. --out "
+                    "writes one row per reached vertex, `vertex,parent,distance`, in the "
+                    "file's ids: CSV (.csv) or a (K, 3) float64 table (.npy). Negative or NaN "
+                    "weights are refused (exit 2). Exit status 1 when the result is invalid.")
+    sp_.add_argument("file", metavar="FILE", help=f"weighted edge list ({_FORMATS_HELP})")
+    sp_.add_argument("--root", "-r", type=int, required=True, help="the source vertex (file's id)")
+    sp_.add_argument("--out", "-o", metavar="FILE", help="write the paths: .npy or .csv")
+    sp_.add_argument("--algorithm", "-a", default=SSSP_DEFAULT,
+                     help=f"SSSP algorithm: {', '.join(SSSP_ALGORITHMS)} (default {SSSP_DEFAULT})")
+    sp_.add_argument("--unit-weights", action="store_true",
+                     help="a file without weights: every weight 1.0 (else an error)")
+    sp_.add_argument("--threads", "-t", type=int, default=None, help="worker threads (default: all)")
+    sp_.add_argument("--no-validate", dest="validate", action="store_false",
+                     help="skip validation of the result")
+    _add_input_args(sp_)
+    sp_.add_argument("--quiet", "-q", action="store_true", help="no progress on stderr")
 
     conv = sub.add_parser(
         "convert", help="convert an edge list between file formats",
@@ -155,7 +202,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Print one row per official statistic, one column per result, and the "
                     "ratio of each result to the first.")
     cmp_.add_argument("results", metavar="RESULT.json", nargs="+")
-    _add_apsp_parser(sub)
+    add_apsp_parser(sub)
     return parser
 
 
@@ -184,7 +231,8 @@ def _cmd_run(args) -> int:
                    sort_vertices=None if args.sort_vertices == "none" else args.sort_vertices,
                    input=args.input, input_format=args.format, num_vertices=args.num_vertices,
                    prune=args.prune, backend=args.backend, distributed=args.distributed,
-                   record_levels=args.levels or bool(args.json))
+                   record_levels=args.levels or bool(args.json), kernel=args.kernel,
+                   sssp_algorithm=args.sssp_algorithm, unit_weights=args.unit_weights)
     if args.algorithm is not None:  # else the engine's default
         options["algorithm"] = args.algorithm
     launch = Launch(RunConfig(**options))
@@ -198,10 +246,14 @@ def _cmd_run(args) -> int:
 
 def _print_run(result, args) -> None:
     from .io import write_json
-    from .report import format_dist_levels, format_levels, format_official, result_json
+    from .report import (format_dist_levels, format_levels, format_official, format_phases,
+                         result_json)
 
     for label in result.labels:
         print(f"# NOTE: {label}")
+    if args.levels and result.sssp_runs:
+        first = result.sssp_runs[0]
+        print(format_phases(first.levels, f"# phases of the SSSP search from root {first.root}"))
     if args.levels and result.runs:
         first = result.runs[0]
         title = f"# levels of the search from root {first.root}"
@@ -226,30 +278,47 @@ def _print_run(result, args) -> None:
 
 def _cmd_generate(args) -> int:
     from .generator import kronecker
-    from .io import check_writable, write_edges, write_text_edges
+    from .io import check_writable, write_edges, write_text_edges, write_weights
     from .report import Progress
 
     check_writable(args.out)
+    if args.weights:
+        check_writable(args.weights)
     progress = Progress(False if args.quiet else None)
     progress("generation", 0, 1)
-    edges = kronecker(args.scale, args.edgefactor, tuple(args.seed))
+    edges = kronecker(args.scale, args.edgefactor, tuple(args.seed), weights=bool(args.weights))
     progress("generation", 1, 1)
     (write_text_edges if args.out.endswith(".txt") else write_edges)(edges, args.out)
+    if args.weights:
+        write_weights(args.weights, edges.weight)
     return 0
 
 
 def _cmd_validate(args) -> int:
-    from .io import read_edges, read_parents
-    from .validate import validate
+    from .graph import EdgeList
+    from .io import read_distances, read_edges, read_parents, read_weights
+    from .validate import as_distances, validate, validate_sssp
 
+    if (args.distances is None) != (args.weights is None):
+        raise InputError("--distances and --weights go together (kernel 3)")
     parents = read_parents(args.parents)
+    distances = None
+    if args.distances is not None:
+        distances = as_distances(read_distances(args.distances), args.distances)
     edges = read_edges(args.edges, num_vertices=len(parents))
     if not 0 <= args.root < len(parents):
         raise InputError(f"--root {args.root} is outside [0, {len(parents)})")
-    report = validate(edges, parents, args.root)
+    if distances is None:
+        report = validate(edges, parents, args.root)
+        extent = f"max depth {report.max_depth}"
+    else:
+        weights = read_weights(args.weights, count=edges.num_edges)
+        edges = EdgeList(edges.src, edges.dst, edges.num_vertices, weights)
+        report = validate_sssp(edges, parents, distances, args.root)
+        extent = f"max distance {report.max_distance!r}"
     if report.valid:
         print(f"valid: {report.num_visited} vertices reached, {report.nedge} edges in the "
-              f"component, max depth {report.max_depth}")
+              f"component, {extent}")
         return 0
     print(f"invalid: {report.message}")
     return 1
@@ -271,6 +340,18 @@ def _cmd_bfs(args) -> int:
                          algorithm=args.algorithm, format=args.format,
                          num_vertices=args.num_vertices, validate_tree=args.validate,
                          threads=args.threads, progress=Progress(False if args.quiet else None))
+    print(result.summary())
+    return 1 if result.valid is False else 0
+
+
+def _cmd_sssp(args) -> int:
+    from .benchmark.single import sssp_file
+    from .report import Progress
+
+    result = sssp_file(args.file, args.root, out=args.out, algorithm=args.algorithm,
+                       unit_weights=args.unit_weights, format=args.format,
+                       num_vertices=args.num_vertices, validate_tree=args.validate,
+                       threads=args.threads, progress=Progress(False if args.quiet else None))
     print(result.summary())
     return 1 if result.valid is False else 0
 
@@ -304,82 +385,11 @@ def _cmd_compare(args) -> int:
 
 
 
-def _add_apsp_parser(sub) -> None:
-    from .apsp import ALGORITHMS, BACKENDS, DTYPES
-
-    ap = sub.add_parser(
-        "apsp", help="all-pairs shortest paths (paper 004): blocked Floyd-Warshall and others",
-        description="Solve all-pairs shortest paths on a dense weighted graph: the paper's "
-                    "random graph (--n) or the Graph500 Kronecker graph with random weights "
-                    "(--kronecker SCALE). Prints the time of the algorithm and its rate in "
-                    "min-plus operations per second (2 n^3 / time). Exit status 1 when --check "
-                    "finds a difference from scipy.sparse.csgraph.floyd_warshall.")
-    src = ap.add_mutually_exclusive_group(required=True)
-    src.add_argument("--n", type=int, help="vertices of the paper's random graph")
-    src.add_argument("--kronecker", type=int, metavar="SCALE",
-                     help="the Graph500 Kronecker graph of 2^SCALE vertices, undirected")
-    src.add_argument("--input", metavar="FILE",
-                     help="a weighted edge list in any format `graph500 convert` reads (third "
-                          "column = weight, else 1; sparse ids are compacted to 0..N-1)")
-    ap.add_argument("--density", type=float, default=0.25,
-                    help="--n: probability of each directed edge (default 0.25)")
-    ap.add_argument("--max-weight", type=int, default=1000,
-                    help="--n: integer weights uniform in 1..MAX (default 1000, the paper's)")
-    ap.add_argument("--undirected", action="store_true",
-                    help="--n: symmetric weights (default directed)")
-    ap.add_argument("--weights", choices=["int", "float"], default="int",
-                    help="--kronecker: integers 1..255 or floats in [0, 1) (default int)")
-    ap.add_argument("--seed", type=int, default=0, help="seed of the graph or its weights")
-    ap.add_argument("--algorithm", "-a", choices=ALGORITHMS, default="blocked",
-                    help="blocked (default), min-plus (repeated squaring), floyd-warshall")
-    ap.add_argument("--dtype", choices=list(DTYPES), default=None,
-                    help="distance type (default int32; float32 for --weights float; float64 "
-                         "for --input)")
-    ap.add_argument("--backend", choices=BACKENDS, default="cpu",
-                    help="cpu (numba, all cores) or gpu (numba.cuda)")
-    ap.add_argument("--threads", "-t", type=int, default=None,
-                    help="CPU threads (default: all cores)")
-    ap.add_argument("--check", action="store_true",
-                    help="compare with scipy.sparse.csgraph.floyd_warshall (exit 1 if different)")
-    ap.add_argument("--json", metavar="FILE", help="also write the results as JSON")
-
-
-def _cmd_apsp(args) -> int:
-    from .apsp.run import run_apsp
-    from .backend import set_threads
-    from .io import check_writable, write_json
-
-    if args.json:
-        check_writable(args.json)
-    threads = set_threads(args.threads)
-    out = run_apsp(n=args.n, kronecker=args.kronecker, input=args.input, density=args.density,
-                   max_weight=args.max_weight, weights=args.weights, seed=args.seed,
-                   algorithm=args.algorithm, dtype=args.dtype, backend=args.backend,
-                   directed=not args.undirected, check=args.check)
-    out["threads"] = threads
-    print(f"apsp: n={out['n']} algorithm={out['algorithm']} dtype={out['dtype']} "
-          f"backend={out['backend']} threads={threads}")
-    print(f"time: {out['seconds']:.4f} s   rate: {out['ops_per_second'] / 1e9:.2f} billion "
-          f"min-plus operations/s (2 n^3 / time)")
-    status = 0
-    if "check" in out:
-        c = out["check"]
-        verdict = "agree" if c["agree"] else f"DIFFER at {c['mismatches']} pairs"
-        print(f"check: scipy.sparse.csgraph.floyd_warshall {c['scipy_seconds']:.3f} s; "
-              f"results {verdict}; speed-up {c['scipy_seconds'] / out['seconds']:.1f}x")
-        if not c["agree"]:
-            m = c["first_mismatch"]
-            print(f"first difference: ({m['i']}, {m['j']}): ours {m['ours']}, "
-                  f"scipy {m['scipy']}")
-            status = 1
-    if args.json:
-        write_json(out, args.json)
-    return status
-
 # RunConfig's parameters as `graph500 run` spells them: the library's messages name the
 # parameter first ("num_roots must be ..."), the command's one-line errors its flag.
 _RUN_FLAGS = {"num_roots": "--roots", "sort_vertices": "--sort-vertices", "backend": "--backend",
-              "algorithm": "--algorithm", "prune": "--prune", "input": "--input"}
+              "algorithm": "--algorithm", "prune": "--prune", "input": "--input",
+              "kernel": "--kernel"}
 
 
 def _as_flags(message: str) -> str:
@@ -388,6 +398,7 @@ def _as_flags(message: str) -> str:
 
 
 def main(argv=None) -> int:
+    from .apsp.cli import cmd_apsp
     from .distributed.comm import launched_rank
 
     parser = build_parser()
@@ -401,8 +412,9 @@ def main(argv=None) -> int:
     else:
         args = parser.parse_args(argv)
     handler = {"run": _cmd_run, "generate": _cmd_generate, "validate": _cmd_validate,
-               "info": _cmd_info, "bfs": _cmd_bfs, "convert": _cmd_convert, "plot": _cmd_plot,
-               "compare": _cmd_compare, "apsp": _cmd_apsp}[args.command]
+               "info": _cmd_info, "bfs": _cmd_bfs, "sssp": _cmd_sssp, "convert": _cmd_convert,
+               "plot": _cmd_plot,
+               "compare": _cmd_compare, "apsp": cmd_apsp}[args.command]
     try:
         return handler(args)
     except Graph500Error as exc:

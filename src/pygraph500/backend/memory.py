@@ -23,17 +23,20 @@ def format_bytes(n: float) -> str:
 BASELINE_BYTES = 256 << 20
 
 
-def estimate_run_bytes(num_vertices: int, num_edges: int) -> int:
+def estimate_run_bytes(num_vertices: int, num_edges: int, weighted: bool = False) -> int:
     """Peak bytes of an embedded run: edge list, CSR build, BFS and validation together.
 
     The edge list (2 x int64 per tuple) stays alive for validation; kernel 1 holds the
     symmetric int32 neighbour array plus per-vertex tables; BFS and validation add a few
-    8-byte arrays over the vertices. Deliberately generous: it estimates 0.82 / 2.5 GiB at
+    8-byte arrays over the vertices. ``weighted``: kernel 3's weights and weighted kernel 1. Deliberately generous: it estimates 0.82 / 2.5 GiB at
     SCALE 20 / 22, where the measured peaks are 0.60 / 1.90 GiB (benchmarks/RESULTS.md).
     """
     edge_list = 16 * num_edges
     csr = 2 * num_edges * 4 * 2 + 8 * (num_vertices + 1)
     per_vertex = 8 * 8 * num_vertices
+    if weighted:  # kernel 3: a float32 per tuple, int64 keys while building, float32 weights
+        edge_list += 4 * num_edges
+        csr += 2 * num_edges * (8 + 4)
     return BASELINE_BYTES + edge_list + csr + per_vertex
 
 

@@ -16,7 +16,11 @@ from ..generator import check_scale, check_seed
 from ..graph.build import SORT_VERTICES
 from .roots import NUM_ROOTS
 
-__all__ = ["RunConfig", "GPU_ALGORITHMS", "search_labels"]
+__all__ = ["RunConfig", "GPU_ALGORITHMS", "KERNELS", "search_labels"]
+
+# Which timed kernels a run does: Graph500's kernel 2 (BFS), kernel 3 (SSSP), or both in the
+# order of the reference's graph500_reference_bfs_sssp (every BFS, then every SSSP).
+KERNELS = {"bfs": ("bfs",), "sssp": ("sssp",), "both": ("bfs", "sssp")}
 
 # What backend "gpu" (or "auto") can run: the array-backend algorithms and direction-optimizing.
 GPU_ALGORITHMS = (*ARRAY_ALGORITHMS, "direction-optimizing")
@@ -41,6 +45,19 @@ class RunConfig:
     backend: str = "cpu"              # backend.arrays.BACKENDS: where kernel 1 and the BFS run
     distributed: bool = False         # the distributed engine even without an MPI launcher
     record_levels: bool = True        # keep every search's per-level statistics (dicts)
+    kernel: str = "bfs"               # KERNELS: bfs (kernel 2), sssp (kernel 3) or both
+    sssp_algorithm: str | None = None  # sssp.ALGORITHMS name (None: sssp.DEFAULT_ALGORITHM)
+    unit_weights: bool = False        # an input file without weights: every weight 1.0
+
+    @property
+    def kernels(self) -> tuple[str, ...]:
+        """The timed kernels of the run, in the order they run."""
+        return KERNELS[self.kernel]
+
+    @property
+    def weighted(self) -> bool:
+        """Whether the graph needs weights (kernel 3 runs)."""
+        return "sssp" in KERNELS.get(self.kernel, ())
 
     def check(self, distributed: bool = False) -> None:
         """InputError for anything out of range, before any work is done (``distributed``:
@@ -49,6 +66,16 @@ class RunConfig:
             check_scale(self.scale, self.edgefactor)
         self.seed = check_seed(self.seed)
         get_algorithm(self.algorithm)
+        if self.kernel not in KERNELS:
+            raise InputError(f"kernel must be one of {', '.join(KERNELS)}; got {self.kernel!r}")
+        if self.weighted:
+            from ..sssp import DEFAULT_ALGORITHM as SSSP_DEFAULT, get_algorithm as sssp_algorithm
+
+            self.sssp_algorithm = self.sssp_algorithm or SSSP_DEFAULT
+            sssp_algorithm(self.sssp_algorithm)
+            if self.backend == "gpu":
+                raise InputError("kernel sssp runs on the CPU backend (the array algorithm "
+                                 "bellman-ford runs on NumPy there); backend gpu: kernel bfs")
         if self.sort_vertices not in SORT_VERTICES:
             raise InputError(f"sort_vertices must be one of None, 'degree'; got "
                              f"{self.sort_vertices!r}")

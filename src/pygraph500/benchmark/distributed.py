@@ -28,8 +28,9 @@ from ..backend.arrays import ArrayBackend, get_backend
 from ..backend.memory import BASELINE_BYTES, require_memory
 from ..backend.threads import set_threads
 from ..bfs.types import DIRECTIONS
-from ..distributed import (DEFAULT_PRUNE, LEVEL_FIELDS, DistSearcher, Partition1D, build_dist,
-                           check_modes, generate_local, vertex_dtype)
+from ..distributed import (DEFAULT_PRUNE, LEVEL_FIELDS, DistSearcher, DistSSSPSearcher,
+                           Partition1D, build_dist, check_modes, generate_local,
+                           validate_sssp_dist, vertex_dtype)
 from ..distributed.array_bfs import DistArraySearcher, device_graph, estimate_device_bytes
 from ..distributed.device import DeviceExchange
 from ..distributed.validate import count_component_edges_dist, validate_dist
@@ -42,7 +43,7 @@ from .result import BenchmarkResult
 from .roots import choose_roots_with
 
 __all__ = ["DistributedEngine", "check_distributed", "run_distributed", "default_threads",
-           "estimate_rank_bytes", "combine_levels", "rank_backend"]
+           "estimate_rank_bytes", "combine_levels", "combine_phases", "rank_backend"]
 
 # Failure injection for the tests of fault handling (read only here).
 _FAIL_RANK = "PYGRAPH500_FAIL_RANK"
@@ -160,11 +161,35 @@ def _has_neighbour(comm, part: Partition1D, degree: np.ndarray):
     return lookup
 
 
+def combine_phases(per_rank: list[dict]) -> list[dict]:
+    """Per-phase dicts of a distributed SSSP from every rank's phase columns: sums of the
+    counts, maxima of the times (``*time``), the bucket and phase kind as they are (the same on
+    every rank), and ``per_rank`` lists."""
+    names = list(per_rank[0])
+    out = []
+    for i in range(len(per_rank[0][names[0]]) if names else 0):
+        pr = {k: [cols[k][i].item() for cols in per_rank] for k in names}
+        row = {"phase": i}
+        for k, values in pr.items():
+            if k in ("bucket", "heavy"):  # the same on every rank
+                row[k] = values[0]
+            elif k.endswith("time"):
+                row[k] = float(max(values))
+            else:
+                row[k] = sum(values)
+        row["per_rank"] = pr
+        out.append(row)
+    return out
+
+
 class DistributedEngine(Engine):
     """The benchmark on the ranks of ``comm`` (collective; SerialComm runs it in one process)
     with the 1D partition; searches compiled on the CPU (``distributed.DistSearcher``) or
     arrays on each rank's device (``distributed.array_bfs``), the graph where that searcher
-    wants it. A 2D engine is a subclass with its own build, search and validation."""
+    wants it; kernel 3 by ``distributed.DistSSSPSearcher`` on the CPU. A 2D engine is a
+    subclass with its own build, search and validation."""
+
+    kernels = ("bfs", "sssp")
 
     def __init__(self, config: RunConfig, comm):
         check_distributed(config, comm)
@@ -177,7 +202,7 @@ class DistributedEngine(Engine):
         self.need = estimate_rank_bytes(self.num_vertices, self.num_edges, comm.size)
         self.backend = rank_backend(config, comm)
         self.exchange = DeviceExchange(comm, self.backend) if self.backend.is_gpu else None
-        self.edges = self.graph = self._searcher = None
+        self.edges = self.graph = self._searcher = self._sssp = None
 
     def barrier(self) -> None:
         self.comm.barrier()
@@ -205,16 +230,19 @@ class DistributedEngine(Engine):
 
     def warm_up(self) -> None:
         comm, seed = self.comm, self.config.seed
-        tiny = generate_local(comm, 4, 1, seed)
+        tiny = generate_local(comm, 4, 1, seed, weights=self.config.weighted)
         graph = self.kernel1(tiny)
         root = int(kronecker(4, 1, seed, start=0, end=1).src[0])
         parent = self.backend.to_host(self.searcher(graph).search(root).parent)
         validate_dist(comm, graph.part, tiny, parent, root)
         count_component_edges_dist(comm, graph.part, tiny, parent)
+        if self.config.weighted:
+            result = DistSSSPSearcher(comm, graph).search(root)
+            validate_sssp_dist(comm, graph.part, tiny, result.parent, result.distance, root)
 
     def load(self) -> None:
         c = self.config
-        self.edges = generate_local(self.comm, c.scale, c.edgefactor, c.seed)
+        self.edges = generate_local(self.comm, c.scale, c.edgefactor, c.seed, weights=c.weighted)
 
     def build(self) -> None:
         self.graph = self.kernel1(self.edges)
@@ -242,6 +270,10 @@ class DistributedEngine(Engine):
         return labels
 
     def search(self, root: int):
+        if self.kernel == "sssp":
+            if self._sssp is None:  # made at the warm-up search (untimed)
+                self._sssp = DistSSSPSearcher(self.comm, self.graph)
+            return self._sssp.search(root)
         if self._searcher is None:  # made at the warm-up search, after the roots (untimed)
             self._searcher = self.searcher(self.graph)
         return self._searcher.search(root)
@@ -251,12 +283,17 @@ class DistributedEngine(Engine):
         return result
 
     def validate(self, result, root: int):
+        if self.kernel == "sssp":
+            return validate_sssp_dist(self.comm, self.graph.part, self.edges, result.parent,
+                                      result.distance, root)
         return validate_dist(self.comm, self.graph.part, self.edges, result.parent, root)
 
     def count_edges(self, result) -> int:
         return count_component_edges_dist(self.comm, self.graph.part, self.edges, result.parent)
 
     def levels(self, result) -> list[dict]:
+        if self.kernel == "sssp":
+            return combine_phases(self.comm.allgather(result.levels))
         return combine_levels(self.comm.allgather(result.levels))
 
     def result_fields(self) -> dict:

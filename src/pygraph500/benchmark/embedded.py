@@ -16,9 +16,10 @@ from ..bfs import get_algorithm
 from ..generator import kronecker
 from ..graph import build_csr
 from ..graph.build_array import build_csr_array
-from ..graph.relabel import degree_in_original_labels, search_in_original_labels
+from ..graph.relabel import (degree_in_original_labels, search_in_original_labels,
+                             sssp_in_original_labels)
 from ..io import read_graph
-from ..validate import count_component_edges, validate
+from ..validate import count_component_edges, validate, validate_sssp
 from .config import GPU_ALGORITHMS, RunConfig, search_labels
 from .engine import Engine
 from .roots import choose_roots
@@ -27,7 +28,10 @@ __all__ = ["EmbeddedEngine", "FileEngine"]
 
 
 class EmbeddedEngine(Engine):
-    """The benchmark in this process on the generated graph of ``config``."""
+    """The benchmark in this process on the generated graph of ``config``; kernel 3 (SSSP)
+    on the same weighted graph when the run asks for it."""
+
+    kernels = ("bfs", "sssp")
 
     def __init__(self, config: RunConfig):
         config.check()
@@ -36,7 +40,7 @@ class EmbeddedEngine(Engine):
         if config.input is None:
             self.num_vertices = 1 << config.scale
             self.num_edges = config.edgefactor << config.scale
-            require_memory(estimate_run_bytes(self.num_vertices, self.num_edges),
+            require_memory(estimate_run_bytes(self.num_vertices, self.num_edges, config.weighted),
                            f"SCALE {config.scale}, edgefactor {config.edgefactor}")
         self.bfs = get_algorithm(config.algorithm)
         cpu_only = config.algorithm not in GPU_ALGORITHMS or config.sort_vertices
@@ -48,6 +52,11 @@ class EmbeddedEngine(Engine):
         # Kernel 2's output is the parent array (the validator derives levels itself); on a
         # GPU it stays there until the clock has stopped (see ``fetch``).
         self.search_options = dict(depth=False, backend=self.backend, on_device=True)
+        self.sssp = None
+        if config.weighted:
+            from ..sssp import get_algorithm as sssp_algorithm
+
+            self.sssp = sssp_algorithm(config.sssp_algorithm)
         self.edges = self.graph = None
 
     def kernel1(self, edges):
@@ -57,17 +66,22 @@ class EmbeddedEngine(Engine):
         return build_csr(edges, self.config.sort_vertices)
 
     def warm_up(self) -> None:
-        tiny = kronecker(4, 1, self.config.seed)
+        tiny = kronecker(4, 1, self.config.seed, weights=self.config.weighted)
         root = int(tiny.src[0])
-        warm = self.fetch(search_in_original_labels(self.bfs, self.kernel1(tiny), root,
+        graph = self.kernel1(tiny)
+        warm = self.fetch(search_in_original_labels(self.bfs, graph, root,
                                                     **self.search_options))
         if self.config.validate:
             validate(tiny, warm.parent, root)
         count_component_edges(tiny, warm.parent)
+        if self.sssp is not None:
+            warm = sssp_in_original_labels(self.sssp, graph, root)
+            if self.config.validate:
+                validate_sssp(tiny, warm.parent, warm.distance, root)
 
     def load(self) -> None:
         c = self.config
-        self.edges = kronecker(c.scale, c.edgefactor, c.seed)
+        self.edges = kronecker(c.scale, c.edgefactor, c.seed, weights=c.weighted)
 
     def build(self) -> None:
         self.graph = self.kernel1(self.edges)
@@ -89,6 +103,8 @@ class EmbeddedEngine(Engine):
         return note + self.source_labels() + search_labels(self.config, roots)
 
     def search(self, root: int):
+        if self.kernel == "sssp":
+            return sssp_in_original_labels(self.sssp, self.graph, root)
         return search_in_original_labels(self.bfs, self.graph, root, **self.search_options)
 
     def fetch(self, result):
@@ -96,12 +112,16 @@ class EmbeddedEngine(Engine):
         return result
 
     def validate(self, result, root: int):
+        if self.kernel == "sssp":
+            return validate_sssp(self.edges, result.parent, result.distance, root)
         return validate(self.edges, result.parent, root)
 
     def count_edges(self, result) -> int:
         return count_component_edges(self.edges, result.parent)
 
     def levels(self, result) -> list[dict]:
+        if self.kernel == "sssp":
+            return result.phases.as_dicts()
         return result.levels.as_dicts()
 
     def result_fields(self) -> dict:
@@ -135,16 +155,22 @@ class FileEngine(EmbeddedEngine):
 
     def load(self) -> None:
         c = self.config
+        weights = c.weighted and not c.unit_weights
         self.source = read_graph(c.input, format=c.input_format, num_vertices=c.num_vertices,
-                                 progress=self.progress, **self.read_options)
+                                 progress=self.progress, weights=weights, **self.read_options)
         self.edges = self.source.edges
+        if c.weighted and c.unit_weights:
+            e = self.edges
+            self.edges = type(e)(e.src, e.dst, e.num_vertices,
+                                 np.ones(e.num_edges, dtype=np.float32))
 
     def fits(self) -> None:
         self.num_vertices, self.num_edges = self.edges.num_vertices, self.edges.num_edges
         if self.root is not None:
             self.root_vertex = self.source.vertex(self.root)  # InputError for an unknown id
         if self.check_memory:
-            require_memory(estimate_run_bytes(self.num_vertices, self.num_edges),
+            require_memory(estimate_run_bytes(self.num_vertices, self.num_edges,
+                                              self.config.weighted),
                            f"the graph of {self.config.input}")
 
     def roots(self) -> np.ndarray:

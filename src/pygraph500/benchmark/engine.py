@@ -4,9 +4,9 @@ build, search and verify.
 An engine owns its graph from edge list to searches: ``load`` (the generator or a file),
 ``build`` (kernel 1), ``roots``, ``search`` (the timed kernel), ``validate`` (its own rules,
 untimed). The loop owns the order, the timing and the Graph500 semantics (code warm-up, one
-warm-up search, one timed search per root, stop at the first invalid result). A new kernel
-(SSSP: a search returning distances and a validation of them) or a new partitioning (2D) is
-one more subclass; the loop does not change.
+warm-up search, one timed search per root, stop at the first invalid result). A new
+partitioning (2D) is one more subclass; the loop does not change. Kernel 3 (SSSP) runs on the
+same engine and graph: ``use_kernel("sssp")`` switches what ``search`` and ``validate`` do.
 
 Implementations: ``embedded.EmbeddedEngine`` / ``embedded.FileEngine`` (this process, CPU or
 array backend) and ``distributed.DistributedEngine`` (the ranks of a Comm, CPU or devices).
@@ -18,6 +18,8 @@ from abc import ABC, abstractmethod
 
 import numpy as np
 
+from ..errors import InputError
+
 __all__ = ["Engine"]
 
 
@@ -26,6 +28,17 @@ class Engine(ABC):
 
     # The progress phase the loop reports around ``load`` (None: ``load`` reports its own).
     load_phase: str | None = "generation"
+    # The timed kernels this engine can run, and the one ``search``/``validate`` now mean.
+    kernels: tuple[str, ...] = ("bfs",)
+    kernel: str = "bfs"
+
+    def use_kernel(self, kernel: str) -> None:
+        """Make ``search``, ``validate``, ``count_edges`` and ``levels`` those of ``kernel``
+        ("bfs": kernel 2, "sssp": kernel 3); the loop calls it before each kernel's trials."""
+        if kernel not in self.kernels:
+            raise InputError(f"kernel {kernel} is not supported by this engine "
+                             f"({', '.join(self.kernels)} only)")
+        self.kernel = kernel
 
     # ---- timing: the distributed engine starts phases together and takes the slowest rank
     def barrier(self) -> None:

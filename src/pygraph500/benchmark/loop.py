@@ -1,9 +1,9 @@
 """The one run loop: any ``Engine`` through the Graph500 phases, timed as the reference times them.
 
 Code warm-up (untimed in the block, reported as code_warmup_time), generation or reading
-(graph_generation), kernel 1 (construction_time), roots, one untimed warm-up search, then per
-root one timed search and its untimed validation; the loop stops at the first invalid result,
-as the reference does. Every timed phase starts after ``engine.barrier()`` and takes
+(graph_generation), kernel 1 (construction_time), roots, then for each kernel of the run (BFS,
+SSSP or both, in that order) one untimed warm-up search and per root one timed search and its
+untimed validation; the loop stops at the first invalid result, as the reference does. Every timed phase starts after ``engine.barrier()`` and takes
 ``engine.elapsed`` (the slowest rank's seconds on a distributed engine).
 """
 from __future__ import annotations
@@ -31,15 +31,21 @@ def timed(engine: Engine, fn, *args):
     return out, engine.elapsed(t0)
 
 
+# What the progress line calls each kernel's searches.
+SEARCH_PHASES = {"bfs": "search", "sssp": "sssp search"}
+
+
 def run_trials(engine: Engine, roots: np.ndarray, *, validate: bool = True,
                record_levels: bool = True, progress=_silent) -> list[SearchRun]:
-    """A warm-up search, then per root a timed search and (``validate``) its untimed check;
-    stops after the first invalid result. ``record_levels``: keep per-level dicts."""
+    """A warm-up search, then per root a timed search and (``validate``) its untimed check,
+    of the engine's current kernel; stops after the first invalid result. ``record_levels``:
+    keep per-level (per-phase for SSSP) dicts."""
     runs: list[SearchRun] = []
+    phase = SEARCH_PHASES[engine.kernel]
     if len(roots):  # warm-up search, as the reference does
         engine.fetch(engine.search(int(roots[0])))
     for i, root in enumerate(roots.tolist()):
-        progress("search", i, len(roots))
+        progress(phase, i, len(roots))
         engine.begin("search")
         # The clock stops when the search is done where it ran (a GPU synchronised); its
         # result comes to where the validator reads it afterwards, untimed.
@@ -56,7 +62,7 @@ def run_trials(engine: Engine, roots: np.ndarray, *, validate: bool = True,
         runs.append(run)
         if run.valid is False:
             break  # the reference stops at the first invalid tree
-    progress("search", len(roots), len(roots))
+    progress(phase, len(roots), len(roots))
     return runs
 
 
@@ -83,8 +89,14 @@ def run_engine(engine: Engine, config: RunConfig, progress=None) -> BenchmarkRes
 
     roots = engine.roots()
     labels = engine.labels(roots)
-    runs = run_trials(engine, roots, validate=config.validate,
-                      record_levels=config.record_levels, progress=report)
+    runs: dict[str, list[SearchRun]] = {}
+    for kernel in config.kernels:  # every BFS, then every SSSP, as the reference runs them
+        engine.use_kernel(kernel)
+        runs[kernel] = run_trials(engine, roots, validate=config.validate,
+                                  record_levels=config.record_levels, progress=report)
+        if any(r.valid is False for r in runs[kernel]):
+            break  # an invalid run prints no results: the next kernel would not change that
     return BenchmarkResult(config=config, generation_time=generation_time,
-                           construction_time=construction_time, roots=roots, runs=runs,
+                           construction_time=construction_time, roots=roots,
+                           runs=runs.get("bfs", []), sssp_runs=runs.get("sssp"),
                            labels=labels, warmup_time=warmup_time, **engine.result_fields())

@@ -17,7 +17,8 @@ __all__ = ["SearchRun", "BenchmarkResult"]
 
 @dataclass
 class SearchRun:
-    """One search: its root, timed BFS, TEPS numerator, validation verdict and levels."""
+    """One search: its root, timed search (BFS or SSSP), TEPS numerator, validation verdict and
+    levels (SSSP: phases)."""
 
     root: int
     time: float
@@ -50,6 +51,7 @@ class BenchmarkResult:
     distributed: dict | None = None  # what a distributed run adds to the JSON (dist engine)
     backend: str = "cpu"          # where it ran, and on what device
     device: str = ""
+    sssp_runs: list[SearchRun] | None = None  # kernel 3's searches (None: BFS only)
 
     @property
     def scale(self) -> int:
@@ -70,20 +72,29 @@ class BenchmarkResult:
         v = np.asarray(vertices, dtype=np.int64)
         return v if self.source is None else self.source.user_ids(v)
 
+    def kernel_runs(self) -> dict[str, list[SearchRun]]:
+        """The searches of every kernel the run was asked for, in order (missing ones empty:
+        the run stopped before them)."""
+        have = {"bfs": self.runs, "sssp": self.sssp_runs or []}
+        return {k: have[k] for k in self.config.kernels}
+
     @property
     def valid(self) -> bool:
-        return all(r.valid is not False for r in self.runs) and len(self.runs) == len(self.roots)
+        return all(all(r.valid is not False for r in runs) and len(runs) == len(self.roots)
+                   for runs in self.kernel_runs().values())
 
     @property
     def first_failure(self) -> SearchRun | None:
-        return next((r for r in self.runs if r.valid is False), None)
+        return next((r for runs in self.kernel_runs().values() for r in runs
+                     if r.valid is False), None)
 
-    def statistics(self) -> dict[str, dict[str, float]]:
-        """The reference's statistics of the searches: times, edge counts, TEPS, validation
-        times (-1 each when validation was skipped, as the reference prints them)."""
-        times = [r.time for r in self.runs]
-        nedges = [r.nedge for r in self.runs]
-        vt = [r.validate_time for r in self.runs] if self.config.validate else [-1.0] * len(self.runs)
+    def statistics(self, kernel: str = "bfs") -> dict[str, dict[str, float]]:
+        """The reference's statistics of one kernel's searches: times, edge counts, TEPS,
+        validation times (-1 each when validation was skipped, as the reference prints them)."""
+        runs = self.kernel_runs().get(kernel, [])
+        times = [r.time for r in runs]
+        nedges = [r.nedge for r in runs]
+        vt = [r.validate_time for r in runs] if self.config.validate else [-1.0] * len(runs)
         return {"time": summary(times), "nedge": summary(nedges),
                 "teps": teps_summary(times, nedges), "validate": summary(vt)}
 

@@ -1,5 +1,5 @@
-"""One search on a user's graph (``graph500 bfs FILE --root R``): read, build, search,
-validate, write the tree in the user's ids.
+"""One search on a user's graph (``graph500 bfs FILE --root R``, and kernel 3's ``graph500
+sssp FILE --root R``): read, build, search, validate, write the tree in the user's ids.
 
 It is the run loop (``loop.run_engine``) on a ``FileEngine`` with one root: the search is timed
 as in the benchmark (kernel 2 only, after the compiled code has been loaded on a tiny graph and
@@ -14,17 +14,19 @@ import numpy as np
 
 from ..bfs import DEFAULT_ALGORITHM
 from ..io import GraphFile, check_search_table_path, write_search_table
+from ..sssp import DEFAULT_ALGORITHM as SSSP_DEFAULT_ALGORITHM
 from .config import RunConfig
 from .embedded import FileEngine
 from .loop import run_engine
 
-__all__ = ["SingleSearch", "search_file"]
+__all__ = ["SingleSearch", "search_file", "sssp_file"]
 
 
 @dataclass
 class SingleSearch:
     """What ``search_file`` did: the graph read, the root (user's id and vertex number), the
-    parent array (vertex numbers), depths when asked for, times, TEPS numerator, verdict."""
+    parent array (vertex numbers), depths when asked for (SSSP: the float32 distances), times,
+    TEPS numerator, verdict."""
 
     graph: GraphFile
     root: int
@@ -46,6 +48,8 @@ class SingleSearch:
     rows: int = 0
     levels: list = field(default_factory=list)
     root_degree: int = 0
+    kernel: str = "bfs"
+    max_distance: float | None = None
 
     @property
     def teps(self) -> float:
@@ -65,14 +69,18 @@ class SingleSearch:
             f"root:              {self.root}" + ("" if self.root_degree else
                                                      " (no neighbours: the search reaches only the root)"),
             f"reached:           {self.reached} vertices, {self.nedge} edge tuples in the "
-            f"component" + (f", max depth {self.max_depth}" if self.max_depth is not None else ""),
-            f"bfs_time:          {self.time:.6g} s ({self.algorithm}, {self.threads} threads)",
+            f"component" + (f", max depth {self.max_depth}" if self.max_depth is not None else "")
+            + (f", max distance {self.max_distance:.9g}" if self.max_distance is not None
+               else ""),
+            f"{self.kernel}_time:{' ' * (14 - len(self.kernel))}{self.time:.6g} s "
+            f"({self.algorithm}, {self.threads} threads)",
             f"TEPS:              {self.teps:.6g}",
         ]
         if self.valid is None:
             lines.append("validation:        skipped (--no-validate)")
         elif self.valid:
-            lines.append(f"validation:        valid (Graph500 rules, {self.validate_time:.3g} s)")
+            rules = "Graph500 rules" if self.kernel == "bfs" else "Graph500 kernel-3 rules"
+            lines.append(f"validation:        valid ({rules}, {self.validate_time:.3g} s)")
         else:
             lines.append(f"validation:        INVALID: {self.message}")
         if self.out:
@@ -81,11 +89,25 @@ class SingleSearch:
         return "\n".join(lines)
 
 
+def sssp_file(path: str, root: int, *, out: str | None = None,
+              algorithm: str = SSSP_DEFAULT_ALGORITHM, unit_weights: bool = False,
+              **options) -> SingleSearch:
+    """Kernel 3 on a user's weighted graph: ``search_file`` with shortest paths.
+
+    The weights are the file's (SNAP third column, Matrix Market values, ``.npz`` weight);
+    ``unit_weights``: every weight 1.0 for a file without any. ``out`` (.npy or .csv): one
+    row per reached vertex, ``vertex, parent, distance`` in the file's ids (a (K, 3) float64
+    table, or CSV with the header ``vertex,parent,distance``).
+    """
+    return search_file(path, root, out=out, algorithm=algorithm, kernel="sssp",
+                       unit_weights=unit_weights, **options)
+
+
 def search_file(path: str, root: int, *, out: str | None = None, distances: bool = False,
                 algorithm: str = DEFAULT_ALGORITHM, format: str | None = None,
                 num_vertices: int | None = None, relabel="auto", directed: bool | None = None,
                 validate_tree: bool = True, threads: int | None = None, levels: bool = False,
-                progress=None) -> SingleSearch:
+                progress=None, kernel: str = "bfs", unit_weights: bool = False) -> SingleSearch:
     """Read ``path``, search from the user's vertex ``root``, validate, and write the tree.
 
     ``out`` (.npy or .csv): one row per reached vertex, ``vertex, parent[, distance]`` in the
@@ -97,9 +119,11 @@ def search_file(path: str, root: int, *, out: str | None = None, distances: bool
     >>> s.reached, s.valid                                                 # doctest: +SKIP
     (34, True)
     """
-    config = RunConfig(algorithm=algorithm, threads=threads, validate=validate_tree,
-                       input=path, input_format=format, num_vertices=num_vertices,
-                       num_roots=1, record_levels=levels)
+    sssp = kernel == "sssp"
+    names = dict(sssp_algorithm=algorithm) if sssp else dict(algorithm=algorithm)
+    config = RunConfig(threads=threads, validate=validate_tree, input=path, input_format=format,
+                       num_vertices=num_vertices, num_roots=1, record_levels=levels,
+                       kernel=kernel, unit_weights=unit_weights, **names)
     engine = _OneSearch(config, progress, read_options=dict(relabel=relabel, directed=directed),
                         root=root, search_options=dict(depth=distances), check_memory=False)
     if out is not None:
@@ -109,24 +133,28 @@ def search_file(path: str, root: int, *, out: str | None = None, distances: bool
     parent = result.parent
     reached_mask = parent >= 0
     reached = int(np.count_nonzero(reached_mask))
-    [timed] = bench.runs
-    run = SingleSearch(graph, int(root), r, parent, result.depth if distances else None,
+    [timed] = bench.sssp_runs if sssp else bench.runs
+    dist = result.distance if sssp else (result.depth if distances else None)
+    run = SingleSearch(graph, int(root), r, parent, dist,
                        bench.generation_time, bench.construction_time, timed.time, timed.nedge,
                        reached, algorithm, bench.threads, valid=timed.valid,
                        levels=timed.levels,
-                       root_degree=int(engine.graph.indptr[r + 1] - engine.graph.indptr[r]))
+                       root_degree=int(engine.graph.indptr[r + 1] - engine.graph.indptr[r]),
+                       kernel=kernel)
     if validate_tree:
         run.message, run.validate_time = timed.message, timed.validate_time
-        run.max_depth = engine.verdict.max_depth if timed.valid else None
-    if run.max_depth is None and result.depth is not None and reached:
+        if timed.valid:
+            run.max_depth = engine.verdict.max_depth if not sssp else None
+            run.max_distance = engine.verdict.max_distance
+    if sssp and run.max_distance is None and reached:
+        run.max_distance = float(result.distance[reached_mask].max())
+    if not sssp and run.max_depth is None and result.depth is not None and reached:
         run.max_depth = int(result.depth[reached_mask].max())
     if out is not None and run.valid is not False:
         vertices = np.flatnonzero(reached_mask)
-        dist = None
-        if distances:
-            dist = np.asarray(result.depth, dtype=np.int64)[vertices]
         run.rows = write_search_table(out, graph.user_ids(vertices),
-                                      graph.user_ids(parent[vertices]), dist)
+                                      graph.user_ids(parent[vertices]),
+                                      None if dist is None else dist[vertices])
         run.out = out
     return run
 

@@ -16,12 +16,12 @@ def _value(key: str, value: float) -> str:
 def format_official(official: dict[str, float]) -> str:
     """Lines ``key: value`` with values in column 33, as the reference prints them.
 
-    The harmonic mean carries the reference's ``!`` marker.
+    The harmonic means (BFS and SSSP) carry the reference's ``!`` marker.
     """
     lines = []
     for key, value in official.items():
         label = f"{key}:"
-        if key == "bfs  harmonic_mean_TEPS":
+        if key.endswith(" harmonic_mean_TEPS"):
             label += "     !"
         lines.append(f"{label:<{_KEY_WIDTH}}{_value(key, value)}")
     return "\n".join(lines)
@@ -103,4 +103,29 @@ def _format_table41(levels: list[dict], title: str) -> str:
             f"{lv['LV']:>11} {lv['NLQ']:>10} {lv['QR']:>6.3f} {lv['UR']:>6.3f} "
             + " ".join(f"{lv['t_' + p] * 1e3:>8.3f}" for p in ("expand", "search", "prune",
                                                                "update")))
+    return "\n".join(rows)
+
+
+def format_phases(phases: list[dict], title: str = "") -> str:
+    """The per-phase table of a kernel-3 search: every scalar column of its phase dicts
+    (embedded delta-stepping: bucket, vertices relaxed, edges relaxed, distances lowered;
+    distributed: also messages and bytes, summed over the processes), times in ms."""
+    if not phases:
+        return title
+    skip = {"per_rank", "direction", "unique_ratio"}
+    cols = [k for k, v in phases[0].items() if k not in skip and isinstance(v, (int, float))]
+    names = {"level": "phase", "frontier": "relaxed", "edges_examined": "edges",
+             "discovered": "lowered"}
+    width = {k: max(9, len(names.get(k, k))) for k in cols}
+
+    def cell(k, v):
+        if k.endswith("time"):
+            return f"{v * 1e3:>{width[k]}.3f}"
+        return f"{v:>{width[k]}}" if isinstance(v, int) else f"{v:>{width[k]}.4g}"
+
+    head = " ".join(f"{names.get(k, k) + (' ms' if k.endswith('time') else ''):>{width[k]}}"
+                    for k in cols)
+    rows = [title] if title else []
+    rows.append(head)
+    rows += [" ".join(cell(k, ph[k]) for k in cols) for ph in phases]
     return "\n".join(rows)

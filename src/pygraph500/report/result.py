@@ -12,27 +12,38 @@ TEPS_ORDER = ("min", "firstquartile", "median", "thirdquartile", "max")
 
 
 def official_block(result) -> dict[str, float]:
-    """The reference's output block as key -> number, in the reference's order."""
-    stats = result.statistics()
+    """The reference's output block as key -> number, in the reference's order.
+
+    With both kernels the order is graph500_reference_bfs_sssp's: the BFS times, the SSSP
+    times, the edge counts, the BFS TEPS, the SSSP TEPS, the BFS validation times, the SSSP
+    validation times. The edge counts are the last kernel's (the reference overwrites its
+    counts with the SSSP ones; for the same roots they are the same component's tuples).
+    """
+    kernels = result.config.kernels
+    stats = {k: result.statistics(k) for k in kernels}
+    prefix = {"bfs": "bfs  ", "sssp": "sssp "}
     out: dict[str, float] = {
         "SCALE": result.scale,
         "edgefactor": result.edgefactor,
-        "NBFS": len(result.runs),
+        "NBFS": len(result.roots),
         "graph_generation": result.generation_time,
         "num_mpi_processes": result.num_processes,
         "construction_time": result.construction_time,
     }
-    for k, v in stats["time"].items():
-        out[f"bfs  {k}_time"] = v
-    for k, v in stats["nedge"].items():
-        out[f"{k}_nedge"] = v
-    teps = stats["teps"]
-    for k in TEPS_ORDER:
-        out[f"bfs  {k}_TEPS"] = teps[k]
-    out["bfs  harmonic_mean_TEPS"] = teps["harmonic_mean"]
-    out["bfs  harmonic_stddev_TEPS"] = teps["harmonic_stddev"]
-    for k, v in stats["validate"].items():
-        out[f"bfs  {k}_validate"] = v
+    for k in kernels:
+        for name, v in stats[k]["time"].items():
+            out[f"{prefix[k]}{name}_time"] = v
+    for name, v in stats[kernels[-1]]["nedge"].items():
+        out[f"{name}_nedge"] = v
+    for k in kernels:
+        teps = stats[k]["teps"]
+        for name in TEPS_ORDER:
+            out[f"{prefix[k]}{name}_TEPS"] = teps[name]
+        out[f"{prefix[k]}harmonic_mean_TEPS"] = teps["harmonic_mean"]
+        out[f"{prefix[k]}harmonic_stddev_TEPS"] = teps["harmonic_stddev"]
+    for k in kernels:
+        for name, v in stats[k]["validate"].items():
+            out[f"{prefix[k]}{name}_validate"] = v
     return out
 
 
@@ -65,13 +76,12 @@ def result_json(result) -> dict:
             "versions": {k: info[k] for k in ("pygraph500", "python", "numpy", "numba", "scipy")},
         },
         "roots": result.user_ids(result.roots).tolist(),
-        "runs": [
-            {"root": int(result.user_ids(r.root)), "time": r.time, "nedge": r.nedge,
-             "teps": r.teps, "valid": r.valid, "validate_time": r.validate_time, "rule": r.rule,
-             "levels": r.levels}
-            for r in result.runs
-        ],
+        "runs": _runs(result, result.runs),
     }
+    if result.sssp_runs is not None:  # new keys only: a BFS run's document is unchanged
+        doc["parameters"]["kernel"] = c.kernel
+        doc["parameters"]["sssp_algorithm"] = c.sssp_algorithm
+        doc["sssp_runs"] = _runs(result, result.sssp_runs)
     if result.source is not None:  # new keys only: a generated run's document is unchanged
         g = result.source
         doc["parameters"]["scale"] = result.scale
@@ -87,3 +97,11 @@ def result_json(result) -> dict:
         doc["parameters"]["prune"] = result.distributed["prune"]
         doc["distributed"] = result.distributed
     return doc
+
+
+def _runs(result, runs) -> list[dict]:
+    """One entry per search (SSSP searches: ``levels`` are their phases)."""
+    return [{"root": int(result.user_ids(r.root)), "time": r.time, "nedge": r.nedge,
+             "teps": r.teps, "valid": r.valid, "validate_time": r.validate_time, "rule": r.rule,
+             "levels": r.levels}
+            for r in runs]
