@@ -237,19 +237,18 @@ def test_any_delta_gives_the_same_verdict(delta, weighted):
         assert (levels["bucket"] == 0).all()
 
 
-def test_default_delta_is_the_embedded_rule():
-    """DELTA_SCALE * mean weight / average degree, as the embedded delta-stepping (whose
-    mean is over a sample of the entries, so the two agree closely, not exactly)."""
-    embedded = pytest.importorskip("pygraph500.sssp.delta_stepping")
-    assert dsssp.DELTA_SCALE == embedded.DELTA_SCALE
-    want = embedded.default_delta(build_csr(kronecker(10, weights=True)))
+def test_default_delta_is_the_same_on_every_rank_count():
+    """DELTA_SCALE * mean weight / average degree over all ranks' entries, whatever P."""
+    g = build_csr(kronecker(10, weights=True))
+    want = dsssp.DELTA_SCALE * float(g.weights.mean(dtype=np.float64)) / (
+        g.num_directed_edges / g.num_vertices)
 
     def body(comm):
         return default_delta(comm, build_dist(comm, generate_local(comm, 10, weights=True)))
 
     for size in SIZES:
         got = ThreadComm.run(size, body)
-        assert len(set(got)) == 1 and got[0] == pytest.approx(want, rel=0.05)
+        assert len(set(got)) == 1 and got[0] == pytest.approx(want, rel=1e-6)
 
 
 def test_bad_roots_and_deltas():

@@ -24,10 +24,12 @@ pending once more), and at the end every parent satisfies ``d(v) == float32(d(pa
 with the parent's final distance, and the parents form a tree (a strict decrease can never
 close a cycle: along parent pointers distances never increase).
 
-``delta`` defaults to the embedded delta-stepping's rule, ``DELTA_SCALE`` (4) times the mean
-weight over the average degree (adjacency entries / N), here with the mean over every entry
-of every rank: about 0.07 for Graph500 weights (uniform in [0, 1]) at degree ~30 (Meyer and
-Sanders' Theta(1/d)); the Graph500 reference's own code uses 0.1. Light phases read only
+``delta`` defaults to ``DELTA_SCALE`` (4) times the mean weight over the average degree
+(adjacency entries / N), the mean over every entry of every rank: about 0.07 for Graph500
+weights (uniform in [0, 1]) at degree ~30 (Meyer and Sanders' Theta(1/d)); the Graph500
+reference's own code uses 0.1. The factor is 50x the embedded delta-stepping's: every phase
+here costs an ``alltoallv`` and allreduces, so fewer, wider buckets pay, where the embedded
+one (light and heavy edges in one pass, no collective) runs best with narrow buckets. Light phases read only
 light entries: the searcher keeps a copy of its rows with the light entries first
 (``split_light``).
 
@@ -75,9 +77,8 @@ SSSP_FIELDS = (
     "time",           # seconds: the whole phase on this rank
 )
 _INT_FIELDS = SSSP_FIELDS[:11]
-# delta = DELTA_SCALE * mean weight / average degree: the embedded delta-stepping's factor
-# (``sssp.delta_stepping.DELTA_SCALE``; a test keeps the two equal, so that importing this
-# module does not depend on the embedded algorithms).
+# delta = DELTA_SCALE * mean weight / average degree (see the module docstring for why it is
+# not the embedded delta-stepping's factor).
 DELTA_SCALE = 4.0
 _SERIAL_ENTRIES = 65536  # below this many entries a phase relaxes in one chunk
 
@@ -100,8 +101,8 @@ class DistSSSPResult:
 
 
 def default_delta(comm, graph: DistGraph) -> float:
-    """``DELTA_SCALE * mean weight / average degree``, the embedded delta-stepping's rule over
-    all ranks' entries (collective); 1.0 for a graph without entries or only zero weights."""
+    """``DELTA_SCALE * mean weight / average degree`` over all ranks' entries (collective);
+    1.0 for a graph without entries or only zero weights."""
     total = float(graph.weights.sum(dtype=np.float64))
     total = float(comm.allreduce(total))
     entries = int(comm.allreduce(graph.num_entries))
