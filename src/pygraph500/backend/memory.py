@@ -28,8 +28,10 @@ def estimate_run_bytes(num_vertices: int, num_edges: int, weighted: bool = False
 
     The edge list (2 x int64 per tuple) stays alive for validation; kernel 1 holds the
     symmetric int32 neighbour array plus per-vertex tables; BFS and validation add a few
-    8-byte arrays over the vertices. ``weighted``: kernel 3's weights and weighted kernel 1. Deliberately generous: it estimates 0.82 / 2.5 GiB at
+    8-byte arrays over the vertices. Deliberately generous: it estimates 0.82 / 2.5 GiB at
     SCALE 20 / 22, where the measured peaks are 0.60 / 1.90 GiB (benchmarks/RESULTS.md).
+    ``weighted`` (kernel 3): the tuples' float32 weights, kernel 1's int64 keys and the CSR's
+    float32 weights; 1.1 GiB at SCALE 20, where both kernels peak at 1.0 GiB.
     """
     edge_list = 16 * num_edges
     csr = 2 * num_edges * 4 * 2 + 8 * (num_vertices + 1)

@@ -89,8 +89,8 @@ def check_distributed(config: RunConfig, comm=None) -> None:
 
 def rank_backend(config: RunConfig, comm) -> ArrayBackend:
     """Where this rank searches: the CPU, or (``gpu``; ``auto`` when every rank has one) the
-    GPU of its node-local rank (collective)."""
-    if config.backend == "cpu":
+    GPU of its node-local rank (collective). Kernel 3 runs on the CPU."""
+    if config.backend == "cpu" or config.weighted:
         return get_backend("cpu")
     backend = get_backend(config.backend, local_rank=comm.local_rank)
     if config.backend == "auto" and not comm.allreduce(int(backend.is_gpu), "min"):

@@ -40,15 +40,17 @@ class EmbeddedEngine(Engine):
         if config.input is None:
             self.num_vertices = 1 << config.scale
             self.num_edges = config.edgefactor << config.scale
-            require_memory(estimate_run_bytes(self.num_vertices, self.num_edges, config.weighted),
+            require_memory(estimate_run_bytes(self.num_vertices, self.num_edges,
+                                              config.weighted),
                            f"SCALE {config.scale}, edgefactor {config.edgefactor}")
         self.bfs = get_algorithm(config.algorithm)
-        cpu_only = config.algorithm not in GPU_ALGORITHMS or config.sort_vertices
+        cpu_only = (config.algorithm not in GPU_ALGORITHMS or config.sort_vertices
+                    or config.weighted)
         auto_cpu = config.backend == "auto" and cpu_only
         self.backend = get_backend("cpu" if auto_cpu else config.backend)
         if auto_cpu:
-            self.backend.note = ("--backend auto: this algorithm (or --sort-vertices) runs on "
-                                 "the CPU only")
+            self.backend.note = ("--backend auto: this algorithm (or --sort-vertices, or kernel "
+                                 "3) runs on the CPU only")
         # Kernel 2's output is the parent array (the validator derives levels itself); on a
         # GPU it stays there until the clock has stopped (see ``fetch``).
         self.search_options = dict(depth=False, backend=self.backend, on_device=True)

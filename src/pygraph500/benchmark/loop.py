@@ -3,8 +3,9 @@
 Code warm-up (untimed in the block, reported as code_warmup_time), generation or reading
 (graph_generation), kernel 1 (construction_time), roots, then for each kernel of the run (BFS,
 SSSP or both, in that order) one untimed warm-up search and per root one timed search and its
-untimed validation; the loop stops at the first invalid result, as the reference does. Every timed phase starts after ``engine.barrier()`` and takes
-``engine.elapsed`` (the slowest rank's seconds on a distributed engine).
+untimed validation; the loop stops at the first invalid result, as the reference does. Every
+timed phase starts after ``engine.barrier()`` and takes ``engine.elapsed`` (the slowest rank's
+seconds on a distributed engine).
 """
 from __future__ import annotations
 
