@@ -257,7 +257,6 @@ def build_dist(comm, edges: LocalEdges, *, compact_columns: bool = False) -> Dis
         del recv
         # Sort and deduplicate every row in place (the embedded kernel 1's parallel kernels).
         out = sort_dedup_rows(indptr, out, n)
-    final = out.shape[0]
 
     column, num_columns = None, 0
     if compact_columns:

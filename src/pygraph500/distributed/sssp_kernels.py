@@ -21,14 +21,13 @@ float32 value exactly), written and read through a float view of the same buffer
 from __future__ import annotations
 
 import numpy as np
-from llvmlite import ir
-from numba import njit, prange, types
-from numba.extending import intrinsic
+from numba import njit, prange
 
 from ..primitives import fetch_min
+from ..primitives.bits import bits_f32, f32_bits
 from .partition import block_starts, owner_local
 
-__all__ = ["PEND", "INPL", "INR", "LOW", "NO_BUCKET", "EMPTY", "f32_bits", "bits_f32",
+__all__ = ["PEND", "INPL", "INR", "LOW", "NO_BUCKET", "EMPTY",
            "column_vertices", "split_light", "front_offsets", "relax", "relax_serial", "emit",
            "apply", "sort_lowered", "min_bucket", "take_bucket", "clear_settled", "bucket_of"]
 
@@ -46,31 +45,6 @@ LOW32 = np.int64(0xFFFFFFFF)
 def bucket_of(d, delta):
     """The bucket of a finite distance: floor(d / delta), monotone in d."""
     return np.int64(np.float64(d) / delta)
-
-
-@intrinsic
-def f32_bits(typingctx, x):
-    """The bit pattern of a float32 as an int32 (a bitcast: non-negative floats order as
-    their patterns do)."""
-    if x != types.float32:
-        return None
-
-    def codegen(context, builder, signature, args):
-        return builder.bitcast(args[0], ir.IntType(32))
-
-    return types.int32(types.float32), codegen
-
-
-@intrinsic
-def bits_f32(typingctx, x):
-    """The float32 of an int32 bit pattern (the inverse of ``f32_bits``)."""
-    if x != types.int32:
-        return None
-
-    def codegen(context, builder, signature, args):
-        return builder.bitcast(args[0], ir.FloatType())
-
-    return types.float32(types.int32), codegen
 
 
 @njit(cache=True)

@@ -1,6 +1,8 @@
-"""Bit operations on uint64 words from ``@njit`` code: ``cttz`` (trailing zeros, to walk the
-set bits of a bitmap word) and ``popcount``; numba intrinsics expanding to one LLVM
-instruction each.
+"""Bit operations from ``@njit`` code: ``cttz`` (trailing zeros, to walk the set bits of a
+bitmap word) and ``popcount`` on uint64 words; ``f32_bits`` / ``bits_f32``, the float32 <->
+int32 bitcasts of kernel 3 (non-negative float32 values order as their bit patterns do, so a
+distance fits in an integer word that atomics can compare). Numba intrinsics expanding to one
+LLVM instruction each.
 """
 from __future__ import annotations
 
@@ -9,7 +11,7 @@ from numba import types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
-__all__ = ["cttz", "popcount"]
+__all__ = ["cttz", "popcount", "f32_bits", "bits_f32"]
 
 
 def _uint64_unary(emit, doc):
@@ -39,3 +41,27 @@ def _emit_ctpop(builder, x):
 cttz = _uint64_unary(lambda builder, x: builder.cttz(x, ir.Constant(ir.IntType(1), 1)),
                      "Number of trailing zero bits of a non-zero unsigned 64-bit integer.")
 popcount = _uint64_unary(_emit_ctpop, "Number of set bits of an unsigned 64-bit integer.")
+
+
+@intrinsic
+def f32_bits(typingctx, x):
+    """The bit pattern of a float32, as an int32 (a bitcast, no conversion)."""
+    if x != types.float32:
+        return None
+
+    def codegen(context, builder, signature, args):
+        return builder.bitcast(args[0], ir.IntType(32))
+
+    return types.int32(types.float32), codegen
+
+
+@intrinsic
+def bits_f32(typingctx, x):
+    """The float32 whose bit pattern is the int32 ``x`` (the inverse of ``f32_bits``)."""
+    if x != types.int32:
+        return None
+
+    def codegen(context, builder, signature, args):
+        return builder.bitcast(args[0], ir.FloatType())
+
+    return types.float32(types.int32), codegen

@@ -58,9 +58,10 @@ from numba import njit, prange
 from ..errors import InputError
 from ..graph.types import CSRGraph
 from ..primitives import cas, clock_ns, fetch_add, fetch_or
+from ..primitives.bits import f32_bits
 from .bins import (CHUNK, CHUNK_MASK, RING, chunks_needed, grow_pool, new_bins, push,
                    release_slot, slot_size)
-from .state import (check_search, f32_bits, finish_state, init_state, log_close, log_grow,
+from .state import (check_search, finish_state, init_state, log_close, log_grow,
                     new_phase_log, phase_table, prefetch, word_distance)
 from .types import SSSPResult
 

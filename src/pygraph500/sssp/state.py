@@ -35,38 +35,15 @@ from numba.extending import intrinsic
 from ..bfs.types import LevelTable, check_root
 from ..errors import InputError
 from ..primitives import clock_ns
+from ..primitives.bits import bits_f32
 
-__all__ = ["f32_bits", "bits_f32", "prefetch", "word_distance", "INF_BITS", "UNREACHED_WORD", "LOW32",
+__all__ = ["prefetch", "word_distance", "INF_BITS", "UNREACHED_WORD", "LOW32",
            "check_search", "init_state", "finish_state", "new_phase_log", "log_grow",
            "log_close", "phase_table"]
 
 INF_BITS = np.int64(0x7F800000)  # +inf as float32 bits
 LOW32 = np.int64(0xFFFFFFFF)
 UNREACHED_WORD = np.int64((0x7F800000 << 32) | 0xFFFFFFFF)
-
-
-@intrinsic
-def f32_bits(typingctx, x):
-    """The bit pattern of a float32, as an int32 (a bitcast, no conversion)."""
-    if x != types.float32:
-        return None
-
-    def codegen(context, builder, signature, args):
-        return builder.bitcast(args[0], ir.IntType(32))
-
-    return types.int32(types.float32), codegen
-
-
-@intrinsic
-def bits_f32(typingctx, x):
-    """The float32 whose bit pattern is the int32 ``x``."""
-    if x != types.int32:
-        return None
-
-    def codegen(context, builder, signature, args):
-        return builder.bitcast(args[0], ir.FloatType())
-
-    return types.float32(types.int32), codegen
 
 
 @intrinsic
