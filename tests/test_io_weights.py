@@ -213,7 +213,7 @@ def test_binary_formats_have_no_weights(tmp_path, fmt):
     path = str(tmp_path / f"g{UNWEIGHTED[fmt]}")
     notes = write_graph(g, path)
     assert any("weights dropped" in n for n in notes)  # written without them, and said so
-    with pytest.raises(InputError, match=rf"g\{UNWEIGHTED[fmt]}: the {fmt} format has no weights; .*--weights W\.bin"):
+    with pytest.raises(InputError, match=rf"g\{UNWEIGHTED[fmt]}: the {fmt} format has no weights; .*--unit-weights"):
         read_graph(path, weights=True)
     assert read_graph(path).edges.weight is None
 

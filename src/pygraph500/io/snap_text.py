@@ -68,7 +68,8 @@ def _token(buf, b, e) -> str:
 def _text_error(path, status, line, offset, token, extra, limit, ncols, weights):
     where = f"{path}:{line} (byte offset {offset})"
     if status == text_kernels.COLUMNS and weights:
-        return InputError(f"{where}: no weight (third column); reading weights needs one on every line")
+        return InputError(f"{where}: no weight (third column); reading weights needs one on every "
+                          "line (or --unit-weights)")
     if status == text_kernels.BAD_INT:
         return InputError(f"{where}: not an integer vertex id: {token!r}")
     if status == text_kernels.NEGATIVE:
