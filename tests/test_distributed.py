@@ -419,6 +419,8 @@ def test_distributed_parameter_checks():
     with pytest.raises(ResourceError, match="needs about"):
         check_distributed(RunConfig(scale=40, algorithm="topdown-queue"), SerialComm())
     assert estimate_rank_bytes(1 << 20, 16 << 20, 4) < estimate_rank_bytes(1 << 20, 16 << 20, 2)
+    assert estimate_rank_bytes(1 << 20, 16 << 20, 2) < estimate_rank_bytes(1 << 20, 16 << 20, 2,
+                                                                            weighted=True)
 
 
 def test_levels_table_and_combination():

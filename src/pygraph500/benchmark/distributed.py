@@ -76,7 +76,7 @@ def check_distributed(config: RunConfig, comm=None) -> None:
     if comm is not None:
         n, m = 1 << config.scale, config.edgefactor << config.scale
         what = f"SCALE {config.scale}, edgefactor {config.edgefactor} on {comm.size} processes"
-        require_memory(estimate_rank_bytes(n, m, comm.size) * comm.local_size,
+        require_memory(estimate_rank_bytes(n, m, comm.size, config.weighted) * comm.local_size,
                        f"{what} ({comm.local_size} on this node)")
         backend = rank_backend(config, comm)
         if backend.is_gpu:
@@ -112,17 +112,24 @@ def default_threads(comm) -> int:
     return max(1, min(numba.config.NUMBA_NUM_THREADS, share))
 
 
-def estimate_rank_bytes(num_vertices: int, num_edges: int, size: int) -> int:
+def estimate_rank_bytes(num_vertices: int, num_edges: int, size: int,
+                        weighted: bool = False) -> int:
     """Peak bytes of one rank: its tuples (kept for validation), its CSR, and the larger of
     kernel 1's messages and a search's buffers (NLF with sort scratch, messages), all at their
-    worst case (a level whose frontier touches every local adjacency entry)."""
+    worst case (a level whose frontier touches every local adjacency entry). ``weighted``
+    (kernel 3): the tuples' and the CSR's float32 weights, a weight in every kernel-1 message
+    row, kernel 1's int64 keys, and the SSSP searcher's copy of its rows (8 bytes an entry)."""
     m = -(-num_edges // size)
     nl = -(-num_vertices // size)
     b = np.dtype(vertex_dtype(num_vertices)).itemsize
     entries = 2 * m
     kernel1 = entries * 2 * b * 2          # send and receive (local id, neighbour)
     search = entries * (8 + b) * 2 + entries * 2 * b * 2  # NLF + sort scratch, send + receive
-    return BASELINE_BYTES + 16 * m + entries * b + max(kernel1, search) + 64 * nl
+    extra = 0
+    if weighted:
+        kernel1 += entries * 4 * 2 + entries * 8
+        extra = 4 * m + entries * 4 + entries * 8
+    return BASELINE_BYTES + 16 * m + entries * b + max(kernel1, search) + 64 * nl + extra
 
 
 def combine_levels(per_rank: list[dict]) -> list[dict]:
@@ -199,7 +206,8 @@ class DistributedEngine(Engine):
                                    else default_threads(comm))
         self.num_vertices = 1 << config.scale
         self.num_edges = config.edgefactor << config.scale
-        self.need = estimate_rank_bytes(self.num_vertices, self.num_edges, comm.size)
+        self.need = estimate_rank_bytes(self.num_vertices, self.num_edges, comm.size,
+                                        config.weighted)
         self.backend = rank_backend(config, comm)
         self.exchange = DeviceExchange(comm, self.backend) if self.backend.is_gpu else None
         self.edges = self.graph = self._searcher = self._sssp = None
