@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from conftest import REFERENCE_CASES, load_reference
+from pygraph500 import cli
 
 OFFICIAL_KEYS = [
     "SCALE", "edgefactor", "NBFS", "graph_generation", "num_mpi_processes", "construction_time",
@@ -144,3 +145,41 @@ def test_invalid_run_prints_no_results_and_exits_1(monkeypatch, capsys, tmp_path
     doc = json.loads(out.read_text())
     assert doc["valid"] is False and doc["official"] is None
     assert doc["runs"][-1]["rule"] == "tree-edge-in-graph"
+
+
+@pytest.mark.parametrize("argv", [
+    ["run", "--seed", "1", "-5"],
+    ["run", "--kernel", "kernel4"],
+    ["apsp", "--n", "10", "--seed", "-1"],
+    ["apsp", "--kronecker", "4", "--seed", "-1"],
+    ["no-such-command"],
+])
+def test_usage_errors_are_one_line_exit_2(argv, capsys):
+    with pytest.raises(SystemExit) as exc:
+        cli.main(argv)
+    err = capsys.readouterr().err
+    assert exc.value.code == 2 and len(err.strip().splitlines()) == 1 and "error:" in err
+
+
+@pytest.mark.parametrize("doc", [
+    {"parameters": 5, "official": [], "runs": []},
+    {"parameters": {}, "official": {"SCALE": "x"}, "runs": []},
+    {"parameters": {}, "official": None, "runs": [5]},
+    {"parameters": {}, "official": None, "runs": [{"time": "1", "levels": []}]},
+    {"parameters": {}, "official": None, "runs": [{"time": 1.0, "levels": 3}]},
+])
+def test_results_of_the_wrong_shape_are_one_line_exit_2(tmp_path, capsys, doc):
+    path = tmp_path / "r.json"
+    path.write_text(json.dumps(doc))
+    for argv in (["compare", str(path), str(path)], ["plot", str(path), "-o", str(tmp_path)]):
+        assert cli.main(argv) == 2
+        err = capsys.readouterr().err
+        assert len(err.strip().splitlines()) == 1 and "not a result" in err
+
+
+def test_empty_parent_file_is_one_line_exit_2(tmp_path, capsys):
+    edges, parents = tmp_path / "g.bin", tmp_path / "p.npy"
+    assert cli.main(["generate", "-s", "4", "-e", "2", "-o", str(edges), "-q"]) == 0
+    parents.write_bytes(b"")
+    assert cli.main(["validate", str(edges), str(parents), "--root", "0"]) == 2
+    assert len(capsys.readouterr().err.strip().splitlines()) == 1

@@ -33,6 +33,14 @@ def _add_graph_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--quiet", "-q", action="store_true", help="no progress on stderr")
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse with the house's bad-input rule: one line on stderr, exit status 2 (argparse
+    prints the whole usage first; ``--help`` still does)."""
+
+    def error(self, message):
+        self.exit(2, f"{self.prog}: error: {message}\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
     from .apsp.cli import add_apsp_parser
     from .benchmark import GPU_ALGORITHMS
@@ -40,7 +48,7 @@ def build_parser() -> argparse.ArgumentParser:
     from .distributed import PRUNE_MODES
     from .sssp import ALGORITHMS as SSSP_ALGORITHMS, DEFAULT_ALGORITHM as SSSP_DEFAULT
 
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="graph500",
         description="The Graph500 benchmark in Python: reference-exact Kronecker generator, "
                     "kernel 1 (CSR), kernel 2 (BFS) and kernel 3 (SSSP) from 64 roots, "

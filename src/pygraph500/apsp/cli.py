@@ -2,12 +2,24 @@
 line itself is ``pygraph500.cli``)."""
 from __future__ import annotations
 
+import argparse
+
 from ..backend import set_threads
 from ..io import check_writable, write_json
 from . import ALGORITHMS, BACKENDS, DTYPES
 from .run import run_apsp
 
 __all__ = ["add_apsp_parser", "cmd_apsp"]
+
+
+def _seed(text: str) -> int:
+    try:
+        value = int(text, 0)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"seed {value} is negative; give an integer >= 0")
+    return value
 
 
 def add_apsp_parser(sub) -> None:
@@ -34,7 +46,8 @@ def add_apsp_parser(sub) -> None:
                     help="--n: symmetric weights (default directed)")
     ap.add_argument("--weights", choices=["int", "float"], default="int",
                     help="--kronecker: integers 1..255 or floats in [0, 1) (default int)")
-    ap.add_argument("--seed", type=int, default=0, help="seed of the graph or its weights")
+    ap.add_argument("--seed", type=_seed, default=0,
+                    help="seed of the graph or its weights (an integer >= 0)")
     ap.add_argument("--algorithm", "-a", choices=ALGORITHMS, default="blocked",
                     help="blocked (default), min-plus (repeated squaring), floyd-warshall")
     ap.add_argument("--dtype", choices=list(DTYPES), default=None,

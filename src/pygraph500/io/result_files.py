@@ -29,7 +29,7 @@ def read_parents(path: str) -> np.ndarray:
             arr = np.loadtxt(path, dtype=np.int64, comments="#", ndmin=1)
     except OSError as exc:
         raise open_error(path, exc) from None
-    except ValueError as exc:
+    except (ValueError, EOFError) as exc:
         raise InputError(f"{path}: not a parent array: {exc}") from None
     if arr.ndim != 1 or not np.issubdtype(arr.dtype, np.integer):
         raise InputError(f"{path}: parent array must be 1-D integers, got {arr.dtype}{list(arr.shape)}")

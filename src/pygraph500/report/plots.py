@@ -43,7 +43,35 @@ def load_result(path: str) -> dict:
         raise InputError(f"{path}: not a JSON document: {exc}") from None
     if not isinstance(doc, dict) or "runs" not in doc or "parameters" not in doc:
         raise InputError(f"{path}: not a result of `graph500 run --json` (no 'runs'/'parameters')")
+    problem = _shape_problem(doc)
+    if problem:
+        raise InputError(f"{path}: not a result of `graph500 run --json` ({problem})")
     return doc
+
+
+def _is_number(x) -> bool:
+    return isinstance(x, (int, float)) and not isinstance(x, bool)
+
+
+def _shape_problem(doc: dict) -> str | None:
+    """What in ``doc`` has the wrong type for a run's document (None: nothing)."""
+    if not isinstance(doc["parameters"], dict):
+        return "'parameters' is not an object"
+    official = doc.get("official")
+    if official is not None and not (isinstance(official, dict)
+                                     and all(_is_number(v) for v in official.values())):
+        return "'official' is not an object of numbers"
+    for key in ("runs", "sssp_runs"):
+        runs = doc.get(key, [])
+        if not isinstance(runs, list) or not all(isinstance(r, dict) for r in runs):
+            return f"'{key}' is not a list of objects"
+        for r in runs:
+            if any(k in r and not _is_number(r[k]) for k in ("time", "nedge", "teps")):
+                return f"a search of '{key}' has a time, nedge or teps that is not a number"
+            levels = r.get("levels", [])
+            if not isinstance(levels, list) or not all(isinstance(lv, dict) for lv in levels):
+                return f"a search of '{key}' has 'levels' that are not a list of objects"
+    return None
 
 
 def _title(doc: dict) -> str:
