@@ -29,7 +29,7 @@ from numba import njit
 from ..primitives import popcount
 from ..errors import InputError
 from ..graph.build import sort_dedup_rows
-from ..graph.weights import split_keys
+from ..graph.weights import check_weights, split_keys
 from .generate import LocalEdges
 from .partition import (Partition1D, block_starts, owner_local, owner_local_args,
                         vertex_dtype)
@@ -95,9 +95,11 @@ def _count_owners(src, dst, n, size, pow2, shift, mask, counts):
 
 
 @njit(cache=True)
-def _pack(src, dst, size, pow2, shift, mask, counts, out):
-    """Rows (local id at the owner, the other endpoint), grouped by owner in rank order."""
+def _pack(src, dst, wbits, size, pow2, shift, mask, counts, out):
+    """Rows (local id at the owner, the other endpoint[, the tuple's weight bits when ``out``
+    has a third column]), grouped by owner in rank order."""
     pos = block_starts(counts, size)[0]
+    weighted = out.shape[1] > 2
     for i in range(src.shape[0]):
         u = src[i]
         v = dst[i]
@@ -107,66 +109,36 @@ def _pack(src, dst, size, pow2, shift, mask, counts, out):
         k = pos[o]
         out[k, 0] = loc
         out[k, 1] = v
+        if weighted:
+            out[k, 2] = wbits[i]
         pos[o] = k + 1
         o, loc = owner_local(v, size, pow2, shift, mask)
         k = pos[o]
         out[k, 0] = loc
         out[k, 1] = u
+        if weighted:
+            out[k, 2] = wbits[i]
         pos[o] = k + 1
-
-
-@njit(cache=True)
-def _pack_weighted(src, dst, wbits, size, pow2, shift, mask, counts, out):
-    """``_pack`` with the tuple's weight bits as a third column."""
-    pos = block_starts(counts, size)[0]
-    for i in range(src.shape[0]):
-        u = src[i]
-        v = dst[i]
-        if u == v:
-            continue
-        wb = wbits[i]
-        o, loc = owner_local(u, size, pow2, shift, mask)
-        k = pos[o]
-        out[k, 0] = loc
-        out[k, 1] = v
-        out[k, 2] = wb
-        pos[o] = k + 1
-        o, loc = owner_local(v, size, pow2, shift, mask)
-        k = pos[o]
-        out[k, 0] = loc
-        out[k, 1] = u
-        out[k, 2] = wb
-        pos[o] = k + 1
-
-
-@njit(cache=True)
-def _rows_keys(recv, nlocal, indptr, keys):
-    """``_rows`` for weighted rows: each entry's key ``neighbour << 32 | weight bits``."""
-    indptr[:] = 0
-    for k in range(recv.shape[0]):
-        indptr[recv[k, 0] + 1] += 1
-    for v in range(nlocal):
-        indptr[v + 1] += indptr[v]
-    pos = indptr[:-1].copy()
-    low = np.int64(0xFFFFFFFF)
-    for k in range(recv.shape[0]):
-        r = recv[k, 0]
-        keys[pos[r]] = (np.int64(recv[k, 1]) << 32) | (np.int64(recv[k, 2]) & low)
-        pos[r] += 1
 
 
 @njit(cache=True)
 def _rows(recv, nlocal, indptr, out):
-    """Counting sort of the received rows by local vertex: indptr and the unsorted lists."""
+    """Counting sort of the received rows by local vertex: indptr and the unsorted lists of
+    neighbours, or (rows with a weight column) of keys ``neighbour << 32 | weight bits``."""
     indptr[:] = 0
     for k in range(recv.shape[0]):
         indptr[recv[k, 0] + 1] += 1
     for v in range(nlocal):
         indptr[v + 1] += indptr[v]
     pos = indptr[:-1].copy()
+    weighted = recv.shape[1] > 2
+    low = np.int64(0xFFFFFFFF)
     for k in range(recv.shape[0]):
         r = recv[k, 0]
-        out[pos[r]] = recv[k, 1]
+        if weighted:
+            out[pos[r]] = (np.int64(recv[k, 1]) << 32) | (np.int64(recv[k, 2]) & low)
+        else:
+            out[pos[r]] = recv[k, 1]
         pos[r] += 1
 
 
@@ -216,10 +188,8 @@ def build_dist(comm, edges: LocalEdges, *, compact_columns: bool = False) -> Dis
         raise InputError(f"edge tuple {edges.start + bad} = ({int(src[bad])}, {int(dst[bad])}) "
                          f"has a label outside [0, {n})")
     weighted = edges.weight is not None
-    width = 2
-    if weighted:
-        wbits = _weight_bits(edges, n)
-        width = 3
+    wbits = _weight_bits(edges, n) if weighted else np.empty(0, dtype=np.int32)
+    width = 3 if weighted else 2
     # What every rank will receive is known first, so the tuples travel in chunks straight
     # into one array of the final size (no tuple-list-sized send buffer).
     incoming, _ = comm.alltoallv(counts, np.ones(size, dtype=np.int64))
@@ -231,10 +201,7 @@ def build_dist(comm, edges: LocalEdges, *, compact_columns: bool = False) -> Dis
     for r in range(rounds):
         a, b = min(m, r * BUILD_CHUNK), min(m, (r + 1) * BUILD_CHUNK)
         _count_owners(src[a:b], dst[a:b], np.int64(n), np.int64(size), *split, counts)
-        if weighted:
-            _pack_weighted(src[a:b], dst[a:b], wbits[a:b], np.int64(size), *split, counts, send)
-        else:
-            _pack(src[a:b], dst[a:b], np.int64(size), *split, counts, send)
+        _pack(src[a:b], dst[a:b], wbits[a:b], np.int64(size), *split, counts, send)
         got, _ = comm.alltoallv(send[:int(counts.sum())], counts, out=recv[pos:])
         if got.shape[0] and not np.shares_memory(got, recv):
             recv[pos:pos + got.shape[0]] = got
@@ -245,7 +212,7 @@ def build_dist(comm, edges: LocalEdges, *, compact_columns: bool = False) -> Dis
     weights = None
     if weighted:
         keys = np.empty(recv.shape[0], dtype=np.int64)
-        _rows_keys(recv, np.int64(nlocal), indptr, keys)
+        _rows(recv, np.int64(nlocal), indptr, keys)
         del recv
         # sorted keys: the first of each neighbour's run has its smallest weight
         keys = sort_dedup_rows(indptr, keys, max(1, n) << 32)
@@ -269,11 +236,8 @@ def _weight_bits(edges: LocalEdges, n: int) -> np.ndarray:
     negative (or NaN) weight by its global tuple index."""
     if n > 2**31:
         raise InputError(f"weighted graphs are limited to 2**31 vertices, got {n}")
-    w = np.ascontiguousarray(edges.weight, dtype=np.float32)
+    w = np.asarray(edges.weight)
     if w.shape[0] != edges.src.shape[0]:
         raise InputError(f"{w.shape[0]} weights for {edges.src.shape[0]} edge tuples")
-    bad = int(np.argmin(w >= 0)) if w.size else 0  # the first negative or NaN weight
-    if w.size and not w[bad] >= 0:
-        raise InputError(f"edge tuple {edges.start + bad} has weight {float(w[bad])!r}: "
-                         "weights must be non-negative numbers")
+    w = check_weights(w, first=edges.start)  # by global tuple index; -0.0 stored as 0.0
     return w.view(np.int32)

@@ -30,8 +30,8 @@ import numpy as np
 
 from ..errors import Graph500Error, InputError
 
-__all__ = ["Comm", "SerialComm", "MPIComm", "ThreadComm", "world", "launched_rank",
-           "launched_size", "abort_on_error", "collective_check", "REDUCE_OPS"]
+__all__ = ["Comm", "SerialComm", "MPIComm", "ThreadComm", "KeptBuffers", "world",
+           "launched_rank", "launched_size", "abort_on_error", "collective_check", "REDUCE_OPS"]
 
 REDUCE_OPS = ("sum", "max", "min")
 ABORT_GRACE = 1.0  # seconds between a failing rank's message and MPI_Abort
@@ -44,6 +44,21 @@ _LAUNCH_VARS = (
     ("PMIX_RANK", None),                                   # any PMIx launcher
     ("SLURM_PROCID", "SLURM_STEP_NUM_TASKS"),              # srun (a job step, not sbatch)
 )
+
+
+class KeptBuffers(dict):
+    """Named arrays a searcher keeps from search to search (its message and frontier
+    buffers), so that a search allocates nothing once the largest level has been seen."""
+
+    def rows(self, name: str, rows: int, dtype, width: int | None = None) -> np.ndarray:
+        """The kept buffer ``name`` with at least ``rows`` rows (grown by 1.5x when too
+        small; its contents are not kept when it grows)."""
+        b = self.get(name)
+        if b is None or b.shape[0] < rows:
+            cap = max(rows, 1024 if b is None else int(b.shape[0] * 1.5))
+            b = np.empty((cap,) if width is None else (cap, width), dtype=dtype)
+            self[name] = b
+        return b
 
 
 def _launch_var(which: int) -> int | None:

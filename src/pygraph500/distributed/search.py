@@ -56,6 +56,7 @@ import numpy as np
 from ..errors import InputError
 from ..primitives.bitmaps import ONE
 from .build import DistGraph
+from .comm import KeptBuffers
 from .kernels import (bits_to_queue, bottom_up_scan, claim_unvisited, expand_queue,
                       group_by_owner, queue_to_bits)
 from .level_loop import DistBFSResult, LevelLoop
@@ -122,16 +123,7 @@ class DistSearcher(LevelLoop):
         if self.hybrid:
             deg = graph.degree()
             queue_to_bits(np.flatnonzero(deg > 0), np.int64(int((deg > 0).sum())), self.linked)
-        self._bufs: dict[str, np.ndarray] = {}
-
-    def _buf(self, name: str, rows: int, dtype, width: int | None = None) -> np.ndarray:
-        """A kept buffer of at least ``rows`` rows (grown by 1.5x when too small)."""
-        b = self._bufs.get(name)
-        if b is None or b.shape[0] < rows:
-            cap = max(rows, 1024 if b is None else int(b.shape[0] * 1.5))
-            b = np.empty((cap,) if width is None else (cap, width), dtype=dtype)
-            self._bufs[name] = b
-        return b
+        self._bufs = KeptBuffers()
 
     def _start(self, root: int):
         g = self.graph
@@ -148,7 +140,7 @@ class DistSearcher(LevelLoop):
         return parent, 1, int(g.indptr[loc + 1] - g.indptr[loc])
 
     def _queue_to_frontier(self, qlen: int) -> None:
-        front = self._buf("front", self.words, np.uint64)[:self.words]
+        front = self._bufs.rows("front", self.words, np.uint64)[:self.words]
         queue_to_bits(self.queue, np.int64(qlen), front)
 
     def _frontier_to_queue(self) -> int:
@@ -163,19 +155,19 @@ class DistSearcher(LevelLoop):
         t0 = time.perf_counter()
         degree_sum = int(g.indptr[q[:qlen] + 1].sum() - g.indptr[q[:qlen]].sum()) if qlen else 0
         packed = self.pbits > 0
-        key = self._buf("key", degree_sum, np.int64)
-        par = self._buf("par", 1 if packed else degree_sum, self.itype)
+        key = self._bufs.rows("key", degree_sum, np.int64)
+        par = self._bufs.rows("par", 1 if packed else degree_sum, self.itype)
         m, kept = expand_queue(g.indptr, g.indices, q, np.int64(qlen), self.visited,
                                np.int64(rank), np.int64(size), self.pow2, self.shift, self.mask,
                                np.int64(self.lbits), np.int64(self.pbits), self.seen,
                                self.column, self.prune == "bitmap", key, par,
                                numba.get_num_threads())
         m, kept = int(m), int(kept)
-        send = self._buf("send", kept, self.itype, 2)
+        send = self._bufs.rows("send", kept, self.itype, 2)
         counts = np.empty(size, dtype=np.int64)
         if self.prune == "sort-unique":
-            tkey = self._buf("tkey", kept, np.int64)
-            tpar = self._buf("tpar", 1 if packed else kept, self.itype)
+            tkey = self._bufs.rows("tkey", kept, np.int64)
+            tpar = self._bufs.rows("tpar", 1 if packed else kept, self.itype)
             pruned = int(sort_unique(key, par, np.int64(m), np.int64(self.lbits),
                                      np.int64(self.pbits), np.int64(self.key_bits),
                                      np.int64(self.unique_bits), tkey, tpar, np.int64(size),
@@ -218,7 +210,7 @@ class DistSearcher(LevelLoop):
         t1 = time.perf_counter()
         frontier = comm.allgather(front)
         t2 = time.perf_counter()
-        nxt = self._buf("nxt", self.words, np.uint64)[:self.words]
+        nxt = self._bufs.rows("nxt", self.words, np.uint64)[:self.words]
         nxt[:] = 0
         found, degsum, scanned = bottom_up_scan(
             g.indptr, g.indices, self.visited, self.linked, frontier, nxt, parent,

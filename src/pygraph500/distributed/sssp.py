@@ -52,6 +52,7 @@ import numpy as np
 
 from ..errors import InputError
 from .build import DistGraph, label_columns
+from .comm import KeptBuffers
 from .partition import owner_local_args, vertex_dtype
 from .sssp_kernels import (INPL, NO_BUCKET, PEND, apply, clear_settled, column_vertices, emit,
                            front_offsets, min_bucket, relax, relax_serial, sort_lowered,
@@ -151,17 +152,8 @@ class DistSSSPSearcher:
         self.settle = np.empty(cap, dtype=np.int64)
         self.lowered = np.empty(cap, dtype=np.int64)
         self.off = np.empty(cap + 1, dtype=np.int64)
-        self._bufs: dict[str, np.ndarray] = {}
+        self._bufs = KeptBuffers()
         self._recv = None
-
-    def _buf(self, name: str, rows: int, dtype, width: int | None = None) -> np.ndarray:
-        """A kept buffer of at least ``rows`` rows (grown by 1.5x when too small)."""
-        b = self._bufs.get(name)
-        if b is None or b.shape[0] < rows:
-            cap = max(rows, 1024 if b is None else int(b.shape[0] * 1.5))
-            b = np.empty((cap,) if width is None else (cap, width), dtype=dtype)
-            self._bufs[name] = b
-        return b
 
     def search(self, root: int) -> DistSSSPResult:
         """Shortest paths from global vertex ``root`` (collective: every rank calls it)."""
@@ -231,7 +223,7 @@ class DistSSSPSearcher:
         t0 = time.perf_counter()
         m = int(front_offsets(g.indptr, self.lend, front, np.int64(flen), heavy, self.off))
         nch = 1 if m < _SERIAL_ENTRIES else 8 * numba.get_num_threads()
-        touched = self._buf("touched", m, np.int64)
+        touched = self._bufs.rows("touched", m, np.int64)
         tcount = np.empty(nch, dtype=np.int64)
         split = (np.int64(size), self.pow2, self.shift, self.mask)
         if nch == 1:
@@ -244,7 +236,7 @@ class DistSSSPSearcher:
                           *split, self.cols, touched, tcount)
         cands = int(cands)
         rows = int(tcount.sum())
-        send = self._buf("send", rows, self.itype, 3)
+        send = self._bufs.rows("send", rows, self.itype, 3)
         counts = np.empty(size, dtype=np.int64)
         kept = int(emit(touched, tcount, np.int64(m), self.cols, *split, counts, send,
                         send.view(self.ftype)))

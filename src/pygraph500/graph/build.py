@@ -40,6 +40,7 @@ from .types import CSRGraph, EdgeList, index_dtype
 
 __all__ = ["build_csr"]
 
+_LOW32 = np.int64(0xFFFFFFFF)
 # Largest count table (bytes) we allow beyond max(64 MiB, 1/4 of the edge list's bytes).
 _COUNT_TABLE_MIN_BYTES = 64 << 20
 
@@ -91,10 +92,13 @@ def _offsets(counts, indptr):
 
 
 @njit(cache=True, parallel=True)
-def _scatter(src, dst, counts, bounds, out, new_label):
-    """Write both directions of every tuple; labels go through new_label unless it is empty."""
+def _scatter(src, dst, wbits, counts, bounds, out, new_label):
+    """Write both directions of every tuple; labels go through new_label unless it is empty.
+    A non-empty ``wbits`` (weighted kernel 1) makes each entry the int64 key
+    ``neighbour << 32 | the tuple's weight bits`` instead of the neighbour alone."""
     nchunks = bounds.shape[0] - 1
     relabel = new_label.shape[0] > 0
+    keyed = wbits.shape[0] > 0
     for c in prange(nchunks):
         row = counts[c]
         for i in range(bounds[c], bounds[c + 1]):
@@ -106,9 +110,14 @@ def _scatter(src, dst, counts, bounds, out, new_label):
             if u != v:  # labels were range-checked: uint64 indices skip the wraparound test
                 uu = np.uint64(u)
                 vv = np.uint64(v)
-                out[np.uint64(row[uu])] = v
+                if keyed:
+                    w = np.int64(wbits[i]) & _LOW32
+                    out[np.uint64(row[uu])] = (np.int64(v) << 32) | w
+                    out[np.uint64(row[vv])] = (np.int64(u) << 32) | w
+                else:
+                    out[np.uint64(row[uu])] = v
+                    out[np.uint64(row[vv])] = u
                 row[uu] += 1
-                out[np.uint64(row[vv])] = u
                 row[vv] += 1
 
 
@@ -390,16 +399,16 @@ def build_csr(edges: EdgeList, sort_vertices: str | None = None) -> CSRGraph:
     weights = None
     if weight is None:
         out = np.empty(total, dtype=itype)
-        _scatter(src, dst, counts, bounds, out, relabel)
+        _scatter(src, dst, np.empty(0, dtype=np.int32), counts, bounds, out, relabel)
         del counts
         out = sort_dedup_rows(indptr, out, n)
     else:  # rows of neighbour << 32 | weight keys; the smallest weight per neighbour kept
-        from .weights import scatter_keys, split_keys
+        from .weights import split_keys
 
         if n > 2**31:
             raise InputError(f"weighted graphs are limited to 2**31 vertices, got {n}")
         keys = np.empty(total, dtype=np.int64)
-        scatter_keys(src, dst, weight.view(np.int32), counts, bounds, keys, relabel)
+        _scatter(src, dst, weight.view(np.int32), counts, bounds, keys, relabel)
         del counts
         keys = sort_dedup_rows(indptr, keys, max(1, n) << 32)
         indptr, out, weights = split_keys(indptr, keys, itype)

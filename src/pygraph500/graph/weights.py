@@ -1,7 +1,7 @@
 """Kernel 1's weights (kernel 3): each adjacency entry gets the smallest weight of the input
 tuples joining its two vertices.
 
-The weighted build scatters each entry as one int64 key ``neighbour << 32 | weight bits``
+The weighted build (``build._scatter`` with weights) writes each entry as one int64 key ``neighbour << 32 | weight bits``
 (weights are checked non-negative first, and non-negative float32 bit patterns order as the
 numbers do), sorts and deduplicates the rows with kernel 1's own row sort, and then keeps
 the first key of each neighbour: the smallest weight. Memory beyond kernel 1's: the keys are
@@ -14,7 +14,7 @@ from numba import njit, prange
 
 from ..errors import InputError
 
-__all__ = ["check_weights", "scatter_keys", "split_keys"]
+__all__ = ["check_weights", "split_keys"]
 
 _LOW32 = np.int64(0xFFFFFFFF)
 
@@ -32,39 +32,17 @@ def _first_bad_weight(w):
     return -1, neg_zero
 
 
-def check_weights(weight, where: str = "edge tuple") -> np.ndarray:
+def check_weights(weight, where: str = "edge tuple", first: int = 0) -> np.ndarray:
     """``weight`` as a contiguous float32 array; InputError naming the first negative or NaN
-    one (shortest paths are undefined with negative weights: refused, never answered).
-    A -0.0 becomes 0.0 (in a copy): its sign bit would order it above every weight."""
+    one (shortest paths are undefined with negative weights: refused, never answered), as
+    ``where`` number ``first + its index``. A -0.0 becomes 0.0 (in a copy): its sign bit
+    would order it above every weight."""
     w = np.ascontiguousarray(weight, dtype=np.float32)
     bad, neg_zero = _first_bad_weight(w) if w.size else (-1, False)
     if bad >= 0:
-        raise InputError(f"{where} {bad} has weight {float(w[bad])!r}: weights must be "
+        raise InputError(f"{where} {first + bad} has weight {float(w[bad])!r}: weights must be "
                          "non-negative numbers")
     return w + np.float32(0) if neg_zero else w
-
-
-@njit(cache=True, parallel=True)
-def scatter_keys(src, dst, wbits, counts, bounds, out, new_label):
-    """kernel 1's scatter writing ``neighbour << 32 | weight bits`` (int64) per entry."""
-    nchunks = bounds.shape[0] - 1
-    relabel = new_label.shape[0] > 0
-    for c in prange(nchunks):
-        row = counts[c]
-        for i in range(bounds[c], bounds[c + 1]):
-            u = src[i]
-            v = dst[i]
-            if relabel:
-                u = new_label[u]
-                v = new_label[v]
-            if u != v:
-                w = np.int64(wbits[i]) & _LOW32
-                uu = np.uint64(u)
-                vv = np.uint64(v)
-                out[np.uint64(row[uu])] = (np.int64(v) << 32) | w
-                row[uu] += 1
-                out[np.uint64(row[vv])] = (np.int64(u) << 32) | w
-                row[vv] += 1
 
 
 @njit(cache=True, parallel=True)

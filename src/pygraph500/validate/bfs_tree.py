@@ -75,6 +75,25 @@ def _compute_depth(parent: np.ndarray, root: int):
     return dist, -1, -1
 
 
+def int64_parent(parent_in: np.ndarray, n: int):
+    """(the parent array as contiguous int64, None), or (None, the parent-range report) when
+    a uint64 parent would wrap negative as int64 (both validators)."""
+    if parent_in.dtype.kind == "u" and parent_in.dtype.itemsize == 8 and n:
+        big = parent_in > np.iinfo(np.int64).max  # would wrap negative as int64
+        if big.any():
+            v = int(np.argmax(big))
+            return None, rules.parent_range(v, int(parent_in[v]), n)
+    return np.ascontiguousarray(parent_in, dtype=np.int64), None
+
+
+def cycle_report(parent, root: int, start: int, on_cycle: int, **kw) -> ValidationReport:
+    """The no-cycles report: the pointers from ``start`` enter the cycle through
+    ``on_cycle`` (what ``_compute_depth`` found), named by its smallest vertex."""
+    low, length = kernels.cycle_info(parent, on_cycle)
+    text = rules.cycle_text(length, int(low), int(parent[low]))
+    return rules.no_cycles(start, root, text, low, **kw)
+
+
 def count_component_edges(edges: "EdgeList", parent) -> int:
     """The TEPS numerator without validating: tuples with both ends reached (parent != -1),
     duplicates counted, self-loops not (TEPS_COUNTING_RULE). Equals ``validate(...).nedge``
@@ -127,12 +146,9 @@ def _validate(edges, parent, root, depth) -> ValidationReport:
     parent_in = rules.check_parent_array(parent)
     if parent_in.shape[0] != n:
         return rules.parent_length(parent_in.shape[0], n)
-    if parent_in.dtype.kind == "u" and parent_in.dtype.itemsize == 8 and n:
-        big = parent_in > np.iinfo(np.int64).max  # would wrap negative as int64
-        if big.any():
-            v = int(np.argmax(big))
-            return rules.parent_range(v, int(parent_in[v]), n)
-    parent = np.ascontiguousarray(parent_in, dtype=np.int64)
+    parent, wrapped = int64_parent(parent_in, n)
+    if wrapped is not None:
+        return wrapped
 
     bad_range, bad_visit, num_visited = kernels.parent_pass(parent)
     num_visited = int(num_visited)
@@ -147,9 +163,7 @@ def _validate(edges, parent, root, depth) -> ValidationReport:
 
     tree_depth, start, on_cycle = _compute_depth(parent, root)
     if tree_depth is None:
-        low, length = kernels.cycle_info(parent, on_cycle)
-        text = rules.cycle_text(length, int(low), int(parent[low]))
-        return rules.no_cycles(start, root, text, low, num_visited=num_visited)
+        return cycle_report(parent, root, start, on_cycle, num_visited=num_visited)
 
     if depth is None:
         level = tree_depth

@@ -18,7 +18,7 @@ from numba import njit, prange
 
 from ..errors import InputError
 from . import kernels, rules
-from .bfs_tree import _as_int64, _compute_depth, _threads_for
+from .bfs_tree import _as_int64, _compute_depth, _threads_for, cycle_report, int64_parent
 from .rules import ValidationReport
 
 if TYPE_CHECKING:
@@ -180,12 +180,9 @@ def _validate(edges, parent, distance, root) -> ValidationReport:
         return rules.parent_length(parent_in.shape[0], n)
     if dist.shape[0] != n:
         return rules.distance_length(dist.shape[0], n)
-    if parent_in.dtype.kind == "u" and parent_in.dtype.itemsize == 8 and n:
-        big = parent_in > np.iinfo(np.int64).max
-        if big.any():
-            v = int(np.argmax(big))
-            return rules.parent_range(v, int(parent_in[v]), n)
-    parent = np.ascontiguousarray(parent_in, dtype=np.int64)
+    parent, wrapped = int64_parent(parent_in, n)
+    if wrapped is not None:
+        return wrapped
 
     bad_range, bad_visit, num_visited = kernels.parent_pass(parent)
     num_visited = int(num_visited)
@@ -207,9 +204,7 @@ def _validate(edges, parent, distance, root) -> ValidationReport:
         return rules.parent_visited(v, int(parent[v]), **kw)
     hops, start, on_cycle = _compute_depth(parent, root)
     if hops is None:
-        low, length = kernels.cycle_info(parent, on_cycle)
-        text = rules.cycle_text(length, int(low), int(parent[low]))
-        return rules.no_cycles(start, root, text, low, **kw)
+        return cycle_report(parent, root, start, on_cycle, **kw)
     del hops
 
     d = np.where(parent >= 0, dist, np.float32(-1))  # -1: unreached, one array read per end
