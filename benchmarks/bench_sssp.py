@@ -42,15 +42,14 @@ Output: markdown tables on stdout (paste into benchmarks/RESULTS.md), progress o
 from __future__ import annotations
 
 import argparse
-import datetime
 import gc
 import json
 import os
-import platform
 import sys
 import time
 
 import numpy as np
+from bench_bfs import fmt_ratio, hmean_teps, machine_info  # this folder: one copy of each
 
 PEERS = ["scipy", "networkit"]
 PEER_THREADS = 1  # both peers' SSSP are serial
@@ -255,13 +254,6 @@ def _check(dist, ref, what: str, rtol: float) -> None:
         raise AssertionError(f"{what}: distances differ (rtol {rtol:g})")
 
 
-def hmean_teps(times, nedge) -> float:
-    t = np.asarray(times, dtype=np.float64)
-    return 1.0 / float(np.mean(t / np.asarray(nedge[:len(t)], dtype=np.float64)))
-
-
-def fmt_ratio(x: float) -> str:
-    return f"{x:.2f}" if x < 10 else f"{x:.1f}" if x < 100 else f"{x:.0f}"
 
 
 def print_graph(doc: dict, default: str) -> None:
@@ -308,28 +300,6 @@ def print_graph(doc: dict, default: str) -> None:
     for line in notes:
         print(line)
 
-
-def machine_info() -> dict:
-    from importlib.metadata import PackageNotFoundError, version
-
-    cpu = platform.processor() or platform.machine()
-    try:
-        with open("/proc/cpuinfo") as f:
-            for line in f:
-                if line.startswith("model name"):
-                    cpu = line.split(":", 1)[1].strip()
-                    break
-    except OSError:
-        pass
-    info = {"date": datetime.date.today().isoformat(), "cpu": cpu, "cores": os.cpu_count(),
-            "os": f"{platform.system()} {platform.release()}",
-            "python": platform.python_version()}
-    for d in ("numpy", "scipy", "numba", "networkit"):
-        try:
-            info[d] = version(d)
-        except PackageNotFoundError:
-            info[d] = "not installed"
-    return info
 
 
 def main(argv=None) -> None:

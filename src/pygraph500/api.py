@@ -29,6 +29,21 @@ def _is_networkx(graph) -> bool:
     return type(graph).__module__.split(".")[0] == "networkx"
 
 
+def _edges_from_arrays(src, dst, source, weight=None) -> EdgeList:
+    """The EdgeList of ``(src, dst)`` arrays: vertices ``0..max`` (the source included)."""
+    src = np.asarray(src)
+    dst = np.asarray(dst)
+    if src.shape != dst.shape or src.ndim != 1 or src.dtype.kind not in "iu" \
+            or dst.dtype.kind not in "iu":
+        raise InputError("(src, dst) must be two 1-D integer arrays of the same length")
+    if src.size and min(int(src.min()), int(dst.min())) < 0:
+        raise InputError("(src, dst): vertex ids must be non-negative")
+    n = int(max(src.max(initial=-1), dst.max(initial=-1))) + 1
+    if isinstance(source, (int, np.integer)) and source >= n:
+        n = int(source) + 1  # an isolated source is still a vertex
+    return EdgeList(src.astype(np.int64), dst.astype(np.int64), max(n, 1), weight)
+
+
 def as_csr(graph, source):
     """(CSRGraph, vertex number of ``source``, GraphFile or None) for any accepted graph."""
     import scipy.sparse as sp
@@ -54,17 +69,7 @@ def as_csr(graph, source):
             raise InputError(f"source {source!r} is not a node of the networkx graph") from None
         return from_networkx(graph, nodes), index, None
     elif isinstance(graph, (tuple, list)) and len(graph) == 2:
-        src = np.asarray(graph[0])
-        dst = np.asarray(graph[1])
-        if src.shape != dst.shape or src.ndim != 1 or src.dtype.kind not in "iu" \
-                or dst.dtype.kind not in "iu":
-            raise InputError("(src, dst) must be two 1-D integer arrays of the same length")
-        if src.size and min(int(src.min()), int(dst.min())) < 0:
-            raise InputError("(src, dst): vertex ids must be non-negative")
-        n = int(max(src.max(initial=-1), dst.max(initial=-1))) + 1
-        if isinstance(source, (int, np.integer)) and source >= n:
-            n = int(source) + 1  # an isolated source is still a vertex
-        csr = build_csr(EdgeList(src.astype(np.int64), dst.astype(np.int64), max(n, 1)))
+        csr = build_csr(_edges_from_arrays(graph[0], graph[1], source))
     else:
         raise InputError(
             "graph must be a CSRGraph, a scipy.sparse matrix, a networkx graph, an EdgeList, "
@@ -151,13 +156,9 @@ def as_weighted_csr(graph, source, weight="weight"):
         return from_networkx(graph, nodes, weight=weight), nodes.index(source)
     if isinstance(graph, (tuple, list)) and len(graph) == 3:
         w = np.asarray(graph[2])
-        csr, root, _ = as_csr((graph[0], graph[1]), source)
-        src, dst = np.asarray(graph[0]), np.asarray(graph[1])
-        if w.shape != src.shape or w.dtype.kind not in "iuf":
+        if w.shape != np.shape(graph[0]) or w.dtype.kind not in "iuf":
             raise InputError("(src, dst, weights): weights must be numbers, one per edge")
-        csr = build_csr(EdgeList(src.astype(np.int64), dst.astype(np.int64), csr.num_vertices,
-                                 w.astype(np.float32)))
-        return csr, root
+        graph = _edges_from_arrays(graph[0], graph[1], source, w.astype(np.float32))
     if isinstance(graph, GraphFile):
         graph, source = graph.edges, graph.vertex(source)
     csr, root, _ = as_csr(graph, source)

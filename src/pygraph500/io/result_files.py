@@ -20,17 +20,23 @@ def write_json(obj, path: str) -> None:
         f.write("\n")
 
 
-def read_parents(path: str) -> np.ndarray:
-    """A parent array from ``.npy`` (any integer dtype) or text (one integer a line)."""
+def _read_vector(path: str, text_dtype, what: str) -> np.ndarray:
+    """A 1-D array from ``.npy`` or text (one value a line); InputError naming ``what``."""
     try:
         if path.endswith(".npy"):
             arr = np.load(path, allow_pickle=False)
         else:
-            arr = np.loadtxt(path, dtype=np.int64, comments="#", ndmin=1)
+            arr = np.loadtxt(path, dtype=text_dtype, comments="#", ndmin=1)
     except OSError as exc:
         raise open_error(path, exc) from None
     except (ValueError, EOFError) as exc:
-        raise InputError(f"{path}: not a parent array: {exc}") from None
+        raise InputError(f"{path}: not a {what}: {exc}") from None
+    return arr
+
+
+def read_parents(path: str) -> np.ndarray:
+    """A parent array from ``.npy`` (any integer dtype) or text (one integer a line)."""
+    arr = _read_vector(path, np.int64, "parent array")
     if arr.ndim != 1 or not np.issubdtype(arr.dtype, np.integer):
         raise InputError(f"{path}: parent array must be 1-D integers, got {arr.dtype}{list(arr.shape)}")
     return arr.astype(np.int64, copy=False)
@@ -39,15 +45,7 @@ def read_parents(path: str) -> np.ndarray:
 def read_distances(path: str) -> np.ndarray:
     """Kernel-3 distances from ``.npy`` (a float array) or text (one number a line, ``inf``
     or -1 where unreached), for ``graph500 validate --distances``."""
-    try:
-        if path.endswith(".npy"):
-            arr = np.load(path, allow_pickle=False)
-        else:
-            arr = np.loadtxt(path, dtype=np.float64, comments="#", ndmin=1)
-    except OSError as exc:
-        raise open_error(path, exc) from None
-    except (ValueError, EOFError) as exc:
-        raise InputError(f"{path}: not a distance array: {exc}") from None
+    arr = _read_vector(path, np.float64, "distance array")
     if arr.ndim != 1 or arr.dtype.kind != "f":
         raise InputError(f"{path}: distances must be 1-D floats, got {arr.dtype}{list(arr.shape)}")
     return arr

@@ -40,6 +40,29 @@ def _is_blank(c):
     return c == 32 or c == 9 or c == 13 or c == 11 or c == 12
 
 
+@njit(inline="always")
+def _exponent(buf, i, e):
+    """(ok, exponent) of the rest ``buf[i:e]`` of a decimal: empty (0), or ``e``/``E``, an
+    optional sign and digits; not ok for anything else or an exponent beyond 1000."""
+    exp = 0
+    if i < e and (buf[i] == 101 or buf[i] == 69):
+        i += 1
+        eneg = False
+        if i < e and (buf[i] == 45 or buf[i] == 43):
+            eneg = buf[i] == 45
+            i += 1
+        if i >= e:
+            return False, 0
+        while i < e and 48 <= buf[i] <= 57:
+            if exp > 1000:
+                return False, 0
+            exp = exp * 10 + (buf[i] - 48)
+            i += 1
+        if eneg:
+            exp = -exp
+    return i == e, exp
+
+
 @njit(cache=True)
 def _fast_float(buf, b, e, pow10):
     """(ok, value) for a decimal like -12.5e3 whose digits fit in 2**53 and whose power of
@@ -71,23 +94,8 @@ def _fast_float(buf, b, e, pow10):
             seen = True
     if not seen:
         return False, 0.0
-    exp = 0
-    if i < e and (buf[i] == 101 or buf[i] == 69):
-        i += 1
-        eneg = False
-        if i < e and (buf[i] == 45 or buf[i] == 43):
-            eneg = buf[i] == 45
-            i += 1
-        if i >= e:
-            return False, 0.0
-        while i < e and 48 <= buf[i] <= 57:
-            if exp > 1000:
-                return False, 0.0
-            exp = exp * 10 + (buf[i] - 48)
-            i += 1
-        if eneg:
-            exp = -exp
-    if i != e:
+    ok, exp = _exponent(buf, i, e)
+    if not ok:
         return False, 0.0
     ndig = exp - frac
     if mant > _TWO53 or ndig > 22 or ndig < -22:
@@ -138,23 +146,8 @@ def _float32_weight(buf, b, e, pow10):
         i += 1
     if not seen:
         return False, 0.0
-    exp = 0
-    if i < e and (buf[i] == 101 or buf[i] == 69):
-        i += 1
-        eneg = False
-        if i < e and (buf[i] == 45 or buf[i] == 43):
-            eneg = buf[i] == 45
-            i += 1
-        if i >= e:
-            return False, 0.0
-        while i < e and 48 <= buf[i] <= 57:
-            if exp > 1000:
-                return False, 0.0
-            exp = exp * 10 + (buf[i] - 48)
-            i += 1
-        if eneg:
-            exp = -exp
-    if i != e:
+    ok, exp = _exponent(buf, i, e)
+    if not ok:
         return False, 0.0
     if mant == 0:
         return True, -0.0 if neg else 0.0
