@@ -72,7 +72,7 @@ class SingleSearch:
             f"component" + (f", max depth {self.max_depth}" if self.max_depth is not None else "")
             + (f", max distance {self.max_distance:.9g}" if self.max_distance is not None
                else ""),
-            f"{self.kernel}_time:{' ' * (14 - len(self.kernel))}{self.time:.6g} s "
+            f"{self.kernel}_time:{' ' * (13 - len(self.kernel))}{self.time:.6g} s "
             f"({self.algorithm}, {self.threads} threads)",
             f"TEPS:              {self.teps:.6g}",
         ]
