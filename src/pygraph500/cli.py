@@ -74,6 +74,7 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--threads", "-t", type=int, default=None,
                      help="worker threads (default: all cores; under mpiexec, per process: "
                           "the node's cores shared among its processes)")
+    _add_tree_args(run)
     run.add_argument("--sort-vertices", choices=["none", "degree"], default="none",
                      help="kernel 1 relabels vertices by decreasing degree for locality "
                           "(paper 001, 4.4); parents are still reported in original labels")
@@ -156,6 +157,7 @@ def build_parser() -> argparse.ArgumentParser:
     one.add_argument("--algorithm", "-a", default=DEFAULT_ALGORITHM,
                      help=f"BFS algorithm: {', '.join(ALGORITHMS)} (default {DEFAULT_ALGORITHM})")
     one.add_argument("--threads", "-t", type=int, default=None, help="worker threads (default: all)")
+    _add_tree_args(one)
     one.add_argument("--no-validate", dest="validate", action="store_false",
                      help="skip validation of the tree")
     _add_input_args(one)
@@ -226,6 +228,16 @@ def _add_input_args(p: argparse.ArgumentParser) -> None:
                         "are relabelled and reported back in the file's ids)")
 
 
+def _add_tree_args(p) -> None:
+    """--deterministic and --workers (run, bfs FILE)."""
+    p.add_argument("--deterministic", action="store_true",
+                   help="the same tree every run and for any thread count: each vertex's "
+                        "parent is its smallest neighbour one level up (compiled CPU "
+                        "algorithms; determinate is so by construction)")
+    p.add_argument("--workers", "-w", type=int, default=None, metavar="W",
+                   help="--algorithm determinate: task workers (threads; default: --threads)")
+
+
 def _cmd_run(args) -> int:
     """`graph500 run`, embedded or (under mpiexec, or --distributed) on every rank: bad
     parameters are reported once and every rank exits 2; a failure on any rank ends them all;
@@ -240,7 +252,8 @@ def _cmd_run(args) -> int:
                    input=args.input, input_format=args.format, num_vertices=args.num_vertices,
                    prune=args.prune, backend=args.backend, distributed=args.distributed,
                    record_levels=args.levels or bool(args.json), kernel=args.kernel,
-                   sssp_algorithm=args.sssp_algorithm, unit_weights=args.unit_weights)
+                   sssp_algorithm=args.sssp_algorithm, unit_weights=args.unit_weights,
+                   deterministic=args.deterministic, workers=args.workers)
     if args.algorithm is not None:  # else the engine's default
         options["algorithm"] = args.algorithm
     launch = Launch(RunConfig(**options))
@@ -347,7 +360,8 @@ def _cmd_bfs(args) -> int:
     result = search_file(args.file, args.root, out=args.out, distances=args.distances,
                          algorithm=args.algorithm, format=args.format,
                          num_vertices=args.num_vertices, validate_tree=args.validate,
-                         threads=args.threads, progress=Progress(False if args.quiet else None))
+                         threads=args.threads, deterministic=args.deterministic,
+                         workers=args.workers, progress=Progress(False if args.quiet else None))
     print(result.summary())
     return 1 if result.valid is False else 0
 
@@ -397,7 +411,7 @@ def _cmd_compare(args) -> int:
 # parameter first ("num_roots must be ..."), the command's one-line errors its flag.
 _RUN_FLAGS = {"num_roots": "--roots", "sort_vertices": "--sort-vertices", "backend": "--backend",
               "algorithm": "--algorithm", "prune": "--prune", "input": "--input",
-              "kernel": "--kernel"}
+              "kernel": "--kernel", "deterministic": "--deterministic", "workers": "--workers"}
 
 
 def _as_flags(message: str) -> str:

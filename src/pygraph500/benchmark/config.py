@@ -16,7 +16,8 @@ from ..generator import check_scale, check_seed
 from ..graph.build import SORT_VERTICES
 from .roots import NUM_ROOTS
 
-__all__ = ["RunConfig", "GPU_ALGORITHMS", "KERNELS", "search_labels"]
+__all__ = ["RunConfig", "GPU_ALGORITHMS", "DETERMINISTIC_ALGORITHMS", "KERNELS", "algorithm_options",
+           "search_labels"]
 
 # Which timed kernels a run does: Graph500's kernel 2 (BFS), kernel 3 (SSSP), or both in the
 # order of the reference's graph500_reference_bfs_sssp (every BFS, then every SSSP).
@@ -24,6 +25,10 @@ KERNELS = {"bfs": ("bfs",), "sssp": ("sssp",), "both": ("bfs", "sssp")}
 
 # What backend "gpu" (or "auto") can run: the array-backend algorithms and direction-optimizing.
 GPU_ALGORITHMS = (*ARRAY_ALGORITHMS, "direction-optimizing")
+# What ``deterministic`` applies to: the compiled CPU algorithms (and determinate, which is so
+# by construction).
+DETERMINISTIC_ALGORITHMS = ("reference", "topdown-queue", "topdown-bitmap", "bottomup",
+                            "direction-optimizing", "spmv", "determinate")
 
 
 @dataclass
@@ -48,6 +53,8 @@ class RunConfig:
     kernel: str = "bfs"               # KERNELS: bfs (kernel 2), sssp (kernel 3) or both
     sssp_algorithm: str | None = None  # sssp.ALGORITHMS name (None: sssp.DEFAULT_ALGORITHM)
     unit_weights: bool = False        # an input file without weights: every weight 1.0
+    deterministic: bool = False       # BFS: the canonical tree (smallest parent one level up)
+    workers: int | None = None        # determinate: task workers (None: the thread count)
 
     @property
     def kernels(self) -> tuple[str, ...]:
@@ -91,9 +98,32 @@ class RunConfig:
                                  f"backend gpu: {', '.join(GPU_ALGORITHMS)}")
             if self.sort_vertices:
                 raise InputError("sort_vertices runs on the CPU backend only")
+        if self.deterministic and (self.algorithm not in DETERMINISTIC_ALGORITHMS
+                                   or distributed or self.backend == "gpu"):
+            raise InputError(f"deterministic applies to the compiled CPU algorithms "
+                             f"({', '.join(DETERMINISTIC_ALGORITHMS)}) in one process; not to "
+                             f"{self.algorithm} on backend {self.backend}"
+                             + (" distributed" if distributed else ""))
+        if self.workers is not None:
+            if self.algorithm != "determinate":
+                raise InputError("workers applies to algorithm determinate (threads sets the "
+                                 "others' threads)")
+            if not isinstance(self.workers, int) or not 1 <= self.workers <= 1024:
+                raise InputError(f"workers must be an integer in [1, 1024], got "
+                                 f"{self.workers!r}")
         if self.prune is not None and not distributed:
             raise InputError("prune applies to distributed runs only (mpiexec -n P, or the "
                              "distributed engine asked for)")
+
+
+def algorithm_options(config: RunConfig) -> dict:
+    """The BFS options a run passes to its algorithm beside the engine's own."""
+    options = {}
+    if config.deterministic:
+        options["deterministic"] = True
+    if config.workers is not None:
+        options["workers"] = config.workers
+    return options
 
 
 def search_labels(config: RunConfig, roots) -> list[str]:

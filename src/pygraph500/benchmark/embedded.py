@@ -20,7 +20,7 @@ from ..graph.relabel import (degree_in_original_labels, search_in_original_label
                              sssp_in_original_labels)
 from ..io import read_graph
 from ..validate import count_component_edges, validate, validate_sssp
-from .config import GPU_ALGORITHMS, RunConfig, search_labels
+from .config import GPU_ALGORITHMS, RunConfig, algorithm_options, search_labels
 from .engine import Engine
 from .roots import choose_roots
 
@@ -53,7 +53,8 @@ class EmbeddedEngine(Engine):
                                  "3) runs on the CPU only")
         # Kernel 2's output is the parent array (the validator derives levels itself); on a
         # GPU it stays there until the clock has stopped (see ``fetch``).
-        self.search_options = dict(depth=False, backend=self.backend, on_device=True)
+        self.search_options = dict(depth=False, backend=self.backend, on_device=True,
+                                   **algorithm_options(config))
         self.sssp = None
         if config.weighted:
             from ..sssp import get_algorithm as sssp_algorithm

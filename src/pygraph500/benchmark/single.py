@@ -15,7 +15,7 @@ import numpy as np
 from ..bfs import DEFAULT_ALGORITHM
 from ..io import GraphFile, check_search_table_path, write_search_table
 from ..sssp import DEFAULT_ALGORITHM as SSSP_DEFAULT_ALGORITHM
-from .config import RunConfig
+from .config import RunConfig, algorithm_options
 from .embedded import FileEngine
 from .loop import run_engine
 
@@ -107,7 +107,8 @@ def search_file(path: str, root: int, *, out: str | None = None, distances: bool
                 algorithm: str = DEFAULT_ALGORITHM, format: str | None = None,
                 num_vertices: int | None = None, relabel="auto", directed: bool | None = None,
                 validate_tree: bool = True, threads: int | None = None, levels: bool = False,
-                progress=None, kernel: str = "bfs", unit_weights: bool = False) -> SingleSearch:
+                progress=None, kernel: str = "bfs", unit_weights: bool = False,
+                deterministic: bool = False, workers: int | None = None) -> SingleSearch:
     """Read ``path``, search from the user's vertex ``root``, validate, and write the tree.
 
     ``out`` (.npy or .csv): one row per reached vertex, ``vertex, parent[, distance]`` in the
@@ -123,9 +124,11 @@ def search_file(path: str, root: int, *, out: str | None = None, distances: bool
     names = dict(sssp_algorithm=algorithm) if sssp else dict(algorithm=algorithm)
     config = RunConfig(threads=threads, validate=validate_tree, input=path, input_format=format,
                        num_vertices=num_vertices, num_roots=1, record_levels=levels,
-                       kernel=kernel, unit_weights=unit_weights, **names)
+                       kernel=kernel, unit_weights=unit_weights, deterministic=deterministic,
+                       workers=workers, **names)
     engine = _OneSearch(config, progress, read_options=dict(relabel=relabel, directed=directed),
-                        root=root, search_options=dict(depth=distances), check_memory=False)
+                        root=root, search_options=dict(depth=distances, **algorithm_options(config)),
+                        check_memory=False)
     if out is not None:
         check_search_table_path(out)
     bench = run_engine(engine, config, progress)

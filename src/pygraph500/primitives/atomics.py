@@ -3,6 +3,9 @@
 - ``cas(arr, i, expected, new)``: compare-and-swap; True when it swapped.
 - ``fetch_add(arr, i, value)``: fetch-and-add; returns the value held before.
 - ``fetch_or(arr, i, value)``: fetch-and-or (to claim a vertex in a shared bitmap).
+- ``fence()``: a full memory barrier (sequentially consistent), for code that publishes data
+  through an atomic (a task record, then its handle): neither the compiler nor the CPU moves
+  loads or stores across it.
 
 ``fetch_add``/``fetch_or`` take ``i`` as an integer, or as a tuple ``(row, col)`` for a 2-D
 array. All are numba intrinsics expanding to plain LLVM IR (``monotonic`` ordering), so
@@ -15,7 +18,7 @@ from numba import types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
-__all__ = ["cas", "fetch_add", "fetch_or", "fetch_min"]
+__all__ = ["cas", "fetch_add", "fetch_or", "fetch_min", "fence"]
 
 
 def _element_pointer(context, builder, aryty, ary, idx, idxty=types.intp):
@@ -81,3 +84,16 @@ fetch_min = _atomic_rmw("min", "Atomically lower arr[idx] to value if value is s
                        "return the value it held before. On the int32 bits of non-negative "
                        "float32 values this is the float minimum (their bit patterns order "
                        "as the numbers do).")
+
+
+@intrinsic
+def fence(typingctx):
+    """A sequentially consistent memory fence (the atomics above are ``monotonic``: they
+    order nothing around them)."""
+    sig = types.none()
+
+    def codegen(context, builder, signature, args):
+        builder.fence("seq_cst")
+        return context.get_dummy_value()
+
+    return sig, codegen

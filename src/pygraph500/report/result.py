@@ -64,6 +64,8 @@ def result_json(result) -> dict:
             "seeds": list(c.seed),
             "num_roots": c.num_roots,
             "algorithm": c.algorithm,
+            "deterministic": c.deterministic,
+            "workers": c.workers,
             "threads": result.threads,
             "backend": result.backend,
             "device": result.device,

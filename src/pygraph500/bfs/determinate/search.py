@@ -1,0 +1,245 @@
+"""``determinate``: the Fresh Breeze BFS of paper 003 on this machine's threads.
+
+The graph is converted once into the paper's form (``chunks.build_chunk_graph``; kept with
+the CSRGraph for later searches, as the paper keeps it for every root: in ``graph500 run``
+the warm-up search pays for it). Each level runs the two task trees of ``tasks`` on W
+workers (``runtime``) and ends when no task is pending (the paper's "pinch" between
+levels); the parent vector, a tree of chunks, becomes the parent array at the end.
+
+The result is determinate: every merge keeps the first defined value of inputs taken in
+vertex order, so a vertex's parent is its smallest neighbour one level up whatever the
+number of workers and the order in which ready tasks run (``schedule="random"`` draws
+that order at random, for tests).
+"""
+from __future__ import annotations
+
+import os
+import threading
+import time
+import weakref
+from concurrent.futures import ThreadPoolExecutor
+
+import numpy as np
+from numba import njit
+
+from ...errors import InputError
+from ..types import TOP_DOWN, BFSResult, LevelTable, check_root
+from .chunks import SLOTS, UNDEF, ChunkGraph, build_chunk_graph, flatten_into
+from .runtime import (CTR_SIZE, DQ_STRIDE, FLAG, JOIN_COLUMNS, JTOP, MTOP, OUT_OF_CHUNKS,
+                      OUT_OF_DEQUE, OUT_OF_JOINS, OUT_OF_TASKS, PENDING, RESULT, TASK_COLUMNS,
+                      TTOP, create_join, spawn)
+from .tasks import (FN_BFS, FN_FINISH, FN_UPDATE_PARENT, NFN, PARENT_UPDATE, SEARCH,
+                    STAT_COLUMNS, STAT_EDGES, STAT_FRONTIER, TASK_NAMES, work)
+
+__all__ = ["bfs_determinate", "chunk_graph", "SCHEDULES"]
+
+SCHEDULES = ("depth-first", "random")
+_PATIENCE = 256  # empty polls before a worker yields its core
+_graphs: dict[int, ChunkGraph] = {}
+
+
+def chunk_graph(graph) -> ChunkGraph:
+    """The chunk form of ``graph``, built at its first search and kept while it lives."""
+    key = id(graph)
+    cg = _graphs.get(key)
+    if cg is None:
+        cg = build_chunk_graph(graph.indptr, graph.indices)
+        _graphs[key] = cg
+        weakref.finalize(graph, _graphs.pop, key, None)
+    return cg
+
+
+@njit(cache=True)
+def _single(mem, ctr, index, value, depth):
+    """A vector with one element (index -> value): one chunk per level."""
+    child = UNDEF
+    for h in range(depth):
+        c = ctr[MTOP]
+        ctr[MTOP] = c + 1
+        for j in range(SLOTS):
+            mem[c, j] = UNDEF
+        mem[c, (index >> (4 * h)) & (SLOTS - 1)] = value if h == 0 else child
+        child = c
+    return child
+
+
+@njit(cache=True)
+def _start_level(mem, task, join, ctr, dq, dqs, graph_root, update, parent, height, nworkers):
+    """The two task trees of a level: BreadthFirstSearch into result 0, UpdateParent into
+    result 1 (each under a one-slot join whose continuation hands the result over)."""
+    ctr[TTOP] = 0
+    ctr[JTOP] = 0
+    ctr[PENDING] = 0
+    dqs[:] = 0
+    j0 = create_join(mem, join, ctr, 1, FN_FINISH, -1, 0, SEARCH, 0)
+    j1 = create_join(mem, join, ctr, 1, FN_FINISH, -1, 0, PARENT_UPDATE, 1)
+    if j0 < 0 or j1 < 0:
+        return
+    spawn(task, ctr, dq, dqs, 0, FN_BFS, graph_root, update, parent, height, 0, j0, 0, SEARCH)
+    spawn(task, ctr, dq, dqs, 1 % nworkers, FN_UPDATE_PARENT, parent, update, height, 0, 0, j1,
+          0, PARENT_UPDATE)
+
+
+@njit(cache=True)
+def _depths(parent, root):
+    """Depth of every vertex of a BFS tree (-1 where not reached)."""
+    n = parent.shape[0]
+    depth = np.full(n, -1, np.int64)
+    depth[root] = 0
+    path = np.empty(n, np.int64)
+    for v in range(n):
+        if parent[v] < 0 or depth[v] >= 0:
+            continue
+        k = 0
+        u = v
+        while depth[u] < 0:
+            path[k] = u
+            k += 1
+            u = parent[u]
+        d = depth[u]
+        for i in range(k - 1, -1, -1):
+            d += 1
+            depth[path[i]] = d
+    return depth
+
+
+class _Pool:
+    """The runtime's arrays for one graph and W workers, grown when a search runs out."""
+
+    def __init__(self, cg: ChunkGraph, workers: int):
+        n = cg.num_vertices
+        self.cg = cg
+        self.workers = workers
+        self.task = np.empty((max(1 << 12, 4 * n), TASK_COLUMNS), np.int64)
+        self.join = np.empty((max(1 << 12, 2 * n), JOIN_COLUMNS), np.int64)
+        self.dq = np.empty((workers, 1 << 12), np.int64)
+        self.dqs = np.zeros(workers * DQ_STRIDE, np.int64)
+        self.ctr = np.zeros(CTR_SIZE, np.int64)
+        self.counts = np.zeros((workers, STAT_COLUMNS), np.int64)
+        self.rng = np.zeros((workers, 8), np.uint64)
+        if cg.mem.shape[0] < cg.graph_chunks + 2 * n + 1024:
+            cg.grow(cg.graph_chunks + max(2 * cg.graph_chunks, 1 << 12))
+        self.threads = ThreadPoolExecutor(workers) if workers > 1 else None
+
+    def grow(self, flag: int) -> None:
+        """Double whatever ran out."""
+        if flag & OUT_OF_CHUNKS:
+            self.cg.grow(self.cg.graph_chunks + 2 * (self.cg.mem.shape[0] - self.cg.graph_chunks))
+        if flag & OUT_OF_TASKS:
+            self.task = np.empty((2 * self.task.shape[0], TASK_COLUMNS), np.int64)
+        if flag & OUT_OF_JOINS:
+            self.join = np.empty((2 * self.join.shape[0], JOIN_COLUMNS), np.int64)
+        if flag & OUT_OF_DEQUE:
+            self.dq = np.empty((self.workers, 2 * self.dq.shape[1]), np.int64)
+
+    def _worker(self, me: int, randomised: bool) -> int:
+        cg = self.cg
+        while True:
+            r = work(cg.mem, self.task, self.join, self.ctr, self.dq, self.dqs, self.counts,
+                     self.rng, me, self.workers, randomised, cg.degree, cg.depth - 1,
+                     _PATIENCE)
+            if r != 1:
+                return r
+            os.sched_yield()
+
+    def run_level(self, randomised: bool) -> None:
+        if self.threads is None:
+            self._worker(0, randomised)
+            return
+        futures = [self.threads.submit(self._worker, me, randomised)
+                   for me in range(self.workers)]
+        for f in futures:
+            f.result()
+
+    def search(self, root: int, randomised: bool, seed: int):
+        """(parent array, per-level statistics) or None when an array ran out."""
+        cg = self.cg
+        mem = cg.mem
+        ctr = self.ctr
+        ctr[:] = 0
+        ctr[MTOP] = cg.graph_chunks
+        self.counts[:] = 0
+        self.rng[:, 0] = np.random.SeedSequence(seed).generate_state(self.workers, np.uint64) | 1
+        update = _single(mem, ctr, root, root, cg.depth)
+        parent = UNDEF
+        rows = []
+        while update != UNDEF:
+            before = self.counts.sum(axis=0)
+            chunks_before = int(ctr[MTOP])
+            t0 = time.perf_counter()
+            _start_level(mem, self.task, self.join, ctr, self.dq, self.dqs, cg.root, update,
+                         parent, cg.depth - 1, self.workers)
+            if not ctr[FLAG]:
+                self.run_level(randomised)
+            if ctr[FLAG]:
+                return None
+            seconds = time.perf_counter() - t0
+            update = int(ctr[RESULT])
+            parent = int(ctr[RESULT + 1])
+            delta = self.counts.sum(axis=0) - before
+            if delta[STAT_FRONTIER]:
+                rows.append((delta, int(ctr[MTOP]) - chunks_before, seconds))
+        out = np.full(cg.num_vertices, -1, np.int64)
+        flatten_into(mem, parent, cg.depth, out)
+        return out, rows
+
+
+_pools: dict[tuple[int, int], _Pool] = {}
+_pools_lock = threading.Lock()
+
+
+def _pool(graph, workers: int) -> _Pool:
+    key = (id(graph), workers)
+    with _pools_lock:
+        pool = _pools.get(key)
+        if pool is None:
+            pool = _Pool(chunk_graph(graph), workers)
+            _pools[key] = pool
+            weakref.finalize(graph, _pools.pop, key, None)
+    return pool
+
+
+def _level_table(rows) -> LevelTable:
+    """Per level: the search set, its adjacency entries, the time, and as extra columns the
+    tasks run by type (``tasks_<Name>``; MergeSparseVectors and MergeOne under UpdateParent
+    counted apart as ``update_<Name>``) and the chunks allocated."""
+    extra = {}
+    for ctx, prefix in ((SEARCH, "tasks_"), (PARENT_UPDATE, "update_")):
+        for fn, name in enumerate(TASK_NAMES):
+            col = [int(d[ctx * NFN + fn]) for d, _, _ in rows]
+            if any(col):
+                extra[prefix + name] = col
+    extra["chunks"] = [c for _, c, _ in rows]
+    return LevelTable([int(d[STAT_FRONTIER]) for d, _, _ in rows],
+                      [int(d[STAT_EDGES]) for d, _, _ in rows], direction=TOP_DOWN,
+                      time=[s for _, _, s in rows], extra=extra)
+
+
+def bfs_determinate(graph, root, *, workers=None, schedule="depth-first", seed=0, depth=True,
+                    **options) -> BFSResult:
+    """Fresh Breeze BFS (paper 003): determinate, the same tree for any ``workers`` and any
+    ``schedule``: each vertex's parent is its smallest neighbour one level up.
+
+    ``workers``: threads running tasks (default: numba's thread count). ``schedule``:
+    "depth-first" (each worker runs its newest task, thieves take the oldest) or "random"
+    (every choice drawn from ``seed``: a test of determinacy). The level table carries the
+    tasks run per type and the chunks allocated per level (extra columns). Other options
+    are accepted for registry uniformity and ignored.
+    """
+    import numba
+
+    r = check_root(graph, root)
+    w = numba.get_num_threads() if workers is None else workers
+    if not isinstance(w, (int, np.integer)) or isinstance(w, bool) or not 1 <= w <= 1024:
+        raise InputError(f"--workers must be an integer in [1, 1024], got {workers!r}")
+    if schedule not in SCHEDULES:
+        raise InputError(f"schedule must be one of {', '.join(SCHEDULES)}; got {schedule!r}")
+    pool = _pool(graph, int(w))
+    while True:
+        got = pool.search(r, schedule == "random", seed)
+        if got is not None:
+            break
+        pool.grow(int(pool.ctr[FLAG]))
+    parent, rows = got
+    return BFSResult(parent=parent, root=r, depth=_depths(parent, r) if depth else None,
+                     levels=_level_table(rows))

@@ -1,0 +1,213 @@
+"""The BFS tasks of paper 003 (its Figures 3 to 6 and section 4.4) and the worker loop that
+runs them on the runtime of ``runtime``.
+
+One level of search is two task trees started together (paper Fig. 2): ``BreadthFirstSearch``
+over (G, update, parent) merges the adjacency vectors of the search set (vertices defined in
+``update`` and undefined in ``parent``) into the next update vector, and ``UpdateParent``
+merges ``update`` into ``parent``, the parent given priority.
+
+Which parent a vertex keeps: every merge keeps, at each index, the value of the FIRST of
+its input vectors defined there (the paper's leaf merge keeps the last). Inputs are always
+in vertex order (a leaf's 16 adjacency vectors by index; CollectVectors' 16 subtrees by
+index), and an adjacency vector's values are its vertex, so a vertex gets the smallest
+neighbour of the previous level as its parent: the same rule as Beamer's bottom-up step
+on sorted rows, and the ``deterministic`` rule of the compiled algorithms. UpdateParent
+merges (parent, update) in that order: the parent first, so earlier levels win.
+
+Deviations from the pseudo-code, none of which changes a result: a chunk of vectors is
+allocated only when there are two or more to merge (the paper allocates one and may leave
+it unused); a search vertex without neighbours (an isolated root) contributes nothing.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ...primitives import fetch_add
+from .chunks import SLOTS, UNDEF
+from .runtime import (FLAG, PENDING, RESULT, T_A0, T_A1, T_A2, T_A3, T_A4, T_CTX, T_FN, T_JOIN,
+                      T_SLOT, alloc_chunk, create_join, join_update, spawn, steal, take)
+
+__all__ = ["TASK_NAMES", "NFN", "SEARCH", "PARENT_UPDATE", "FN_BFS", "FN_UPDATE_PARENT",
+           "FN_FINISH", "FN_MERGE", "STAT_FRONTIER", "STAT_EDGES", "work"]
+
+# task functions
+(FN_BFS, FN_COLLECT, FN_FORWARD, FN_NULL, FN_MERGE, FN_MERGE_ONE, FN_DONE_MERGE,
+ FN_UPDATE_PARENT, FN_FINISH) = range(9)
+TASK_NAMES = ("BreadthFirstSearch", "CollectVectors", "ForwardHandle", "UpdateNull",
+              "MergeSparseVectors", "MergeOne", "DoneMerge", "UpdateParent", "Finish")
+NFN = len(TASK_NAMES)
+# contexts: a task of the search tree, or of the parent update (Table 2 counts them apart)
+SEARCH, PARENT_UPDATE = 0, 1
+# per-worker statistics after the task counts (counts[w, ctx * NFN + fn])
+STAT_FRONTIER = 2 * NFN      # search-set vertices
+STAT_EDGES = 2 * NFN + 1     # their adjacency entries (the level's edges examined)
+STAT_COLUMNS = 2 * NFN + 2
+
+
+@njit(inline="always")
+def _gather(mem, src, vec):
+    """The defined handles of chunk ``src`` in slot order into chunk ``vec`` (when it is not
+    UNDEF); returns (how many, the last one)."""
+    count = 0
+    last = UNDEF
+    for i in range(SLOTS):
+        x = mem[src, i]
+        if x != UNDEF:
+            if vec != UNDEF:
+                mem[vec, count] = x
+            count += 1
+            last = x
+    return count, last
+
+
+@njit(cache=True, nogil=True)
+def _run(t, mem, task, join, ctr, dq, dqs, counts, me, degree, adj_height):
+    """Execute task ``t`` (the bodies of the paper's functions)."""
+    fn = task[t, T_FN]
+    a0 = task[t, T_A0]
+    a1 = task[t, T_A1]
+    a2 = task[t, T_A2]
+    a3 = task[t, T_A3]
+    a4 = task[t, T_A4]
+    jn = task[t, T_JOIN]
+    slot = task[t, T_SLOT]
+    ctx = task[t, T_CTX]
+    counts[me, ctx * NFN + fn] += 1
+    if fn == FN_BFS:
+        # BreadthFirstSearch(graph a0, update a1, parent a2, height a3; first index a4): Fig. 3
+        if a3 == 0:
+            count = 0
+            last = UNDEF
+            for i in range(SLOTS):
+                if mem[a1, i] != UNDEF and (a2 == UNDEF or mem[a2, i] == UNDEF):
+                    counts[me, STAT_FRONTIER] += 1  # a vertex of the search set
+                    counts[me, STAT_EDGES] += degree[a4 + i]
+                    if a0 != UNDEF and mem[a0, i] != UNDEF:
+                        count += 1
+                        last = mem[a0, i]
+            if count <= 1:
+                join_update(mem, task, join, ctr, dq, dqs, me, jn, slot, last)
+                return
+            vec = alloc_chunk(mem, ctr)
+            j = create_join(mem, join, ctr, 1, FN_FORWARD, jn, slot, ctx, 0)
+            if vec == UNDEF or j < 0:
+                return
+            k = 0
+            for i in range(SLOTS):
+                if mem[a1, i] != UNDEF and (a2 == UNDEF or mem[a2, i] == UNDEF):
+                    if mem[a0, i] != UNDEF:  # (a0 is defined: count > 1)
+                        mem[vec, k] = mem[a0, i]
+                        k += 1
+            spawn(task, ctr, dq, dqs, me, FN_MERGE, vec, adj_height, count, 0, 0, j, 0, ctx)
+            return
+        j = create_join(mem, join, ctr, SLOTS, FN_COLLECT, jn, slot, ctx, adj_height)
+        if j < 0:
+            return
+        for i in range(SLOTS):
+            u = mem[a1, i]
+            g = mem[a0, i] if a0 != UNDEF else UNDEF  # UNDEF: no vertex below has a neighbour
+            if u != UNDEF:
+                p = mem[a2, i] if a2 != UNDEF else UNDEF
+                spawn(task, ctr, dq, dqs, me, FN_BFS, g, u, p, a3 - 1,
+                      a4 + i * (np.int64(1) << (4 * a3)), j, i, ctx)
+            else:
+                spawn(task, ctr, dq, dqs, me, FN_NULL, 0, 0, 0, 0, 0, j, i, ctx)
+    elif fn == FN_COLLECT or fn == FN_UPDATE_PARENT:
+        # CollectVectors(join chunk a0, height a1): Fig. 4; UpdateParent(parent a0,
+        # update a1, height a2): section 4.4, the parent first (it wins)
+        if fn == FN_COLLECT:
+            count, last = _gather(mem, a0, UNDEF)
+            height = a1
+        else:
+            count = (a0 != UNDEF) + (a1 != UNDEF)
+            last = a1 if a1 != UNDEF else a0
+            height = a2
+        if count > 1:
+            vec = alloc_chunk(mem, ctr)
+            j = create_join(mem, join, ctr, 1, FN_FORWARD, jn, slot, ctx, 0)
+            if vec == UNDEF or j < 0:
+                return
+            if fn == FN_COLLECT:
+                _gather(mem, a0, vec)
+            else:
+                mem[vec, 0] = a0
+                mem[vec, 1] = a1
+            spawn(task, ctr, dq, dqs, me, FN_MERGE, vec, height, count, 0, 0, j, 0,
+                  ctx)
+        else:
+            join_update(mem, task, join, ctr, dq, dqs, me, jn, slot, last)
+    elif fn == FN_FORWARD:  # ForwardHandle: the merged vector of a one-task join
+        join_update(mem, task, join, ctr, dq, dqs, me, jn, slot, mem[a0, 0])
+    elif fn == FN_NULL:  # UpdateNull
+        join_update(mem, task, join, ctr, dq, dqs, me, jn, slot, UNDEF)
+    elif fn == FN_MERGE:  # MergeSparseVectors(vectors a0, height a1, count a2): Figs. 5, 6
+        if a1 == 0:
+            leaf = alloc_chunk(mem, ctr)
+            if leaf == UNDEF:
+                return
+            for i in range(SLOTS):
+                for k in range(a2):
+                    x = mem[mem[a0, k], i]
+                    if x != UNDEF:  # the first defined value wins
+                        mem[leaf, i] = x
+                        break
+            join_update(mem, task, join, ctr, dq, dqs, me, jn, slot, leaf)
+            return
+        j = create_join(mem, join, ctr, SLOTS, FN_DONE_MERGE, jn, slot, ctx, 0)
+        if j < 0:
+            return
+        for i in range(SLOTS):
+            count = 0
+            sub = UNDEF
+            for k in range(a2):
+                x = mem[mem[a0, k], i]
+                if x != UNDEF:
+                    count += 1
+                    sub = x
+            if count > 1:
+                vec = alloc_chunk(mem, ctr)
+                if vec == UNDEF:
+                    return
+                c = 0
+                for k in range(a2):
+                    x = mem[mem[a0, k], i]
+                    if x != UNDEF:
+                        mem[vec, c] = x
+                        c += 1
+                spawn(task, ctr, dq, dqs, me, FN_MERGE, vec, a1 - 1, count, 0, 0, j,
+                      i, ctx)
+            else:
+                spawn(task, ctr, dq, dqs, me, FN_MERGE_ONE, sub, 0, 0, 0, 0, j, i,
+                      ctx)
+    elif fn == FN_MERGE_ONE:  # MergeOne(tree)
+        join_update(mem, task, join, ctr, dq, dqs, me, jn, slot, a0)
+    elif fn == FN_DONE_MERGE:  # DoneMerge: the join chunk is the merged node
+        join_update(mem, task, join, ctr, dq, dqs, me, jn, slot, a0)
+    else:  # FN_FINISH: the result of a level's task tree, for the driver
+        ctr[RESULT + a1] = mem[a0, 0]
+
+
+@njit(cache=True, nogil=True)
+def work(mem, task, join, ctr, dq, dqs, counts, rng, me, nworkers, randomised, degree,
+         adj_height, patience):
+    """Worker ``me``: run ready tasks until none is pending (returns 0), the arrays ran out
+    (2), or nothing was found ``patience`` times in a row (1: the caller yields the CPU
+    and calls again; with more workers than cores a spinning thread starves the others)."""
+    idle = 0
+    while True:
+        if ctr[FLAG] != 0:
+            return 2
+        t = take(dq, dqs, me, rng, randomised)
+        if t < 0:
+            t = steal(dq, dqs, me, nworkers, rng, randomised)
+        if t < 0:
+            if fetch_add(ctr, PENDING, 0) == 0:
+                return 0
+            idle += 1
+            if idle >= patience:
+                return 1
+            continue
+        idle = 0
+        _run(t, mem, task, join, ctr, dq, dqs, counts, me, degree, adj_height)
+        fetch_add(ctr, PENDING, -1)
