@@ -3,12 +3,12 @@
 - ``cas(arr, i, expected, new)``: compare-and-swap; True when it swapped.
 - ``fetch_add(arr, i, value)``: fetch-and-add; returns the value held before.
 - ``fetch_or(arr, i, value)``: fetch-and-or (to claim a vertex in a shared bitmap).
-- ``fence()``: a full memory barrier (sequentially consistent), for code that publishes data
-  through an atomic (a task record, then its handle): neither the compiler nor the CPU moves
-  loads or stores across it.
+- ``cas_acquire``, ``store_release``, ``fetch_add_acq_rel``: the same with ordering, for code
+  that publishes data through an atomic (a lock, a join counter); the others order nothing
+  around them.
 
 ``fetch_add``/``fetch_or`` take ``i`` as an integer, or as a tuple ``(row, col)`` for a 2-D
-array. All are numba intrinsics expanding to plain LLVM IR (``monotonic`` ordering), so
+array. All are numba intrinsics expanding to plain LLVM IR (``monotonic`` ordering unless named), so
 functions using them can still be cached (no function-pointer address is baked in).
 """
 from __future__ import annotations
@@ -18,7 +18,8 @@ from numba import types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
-__all__ = ["cas", "fetch_add", "fetch_or", "fetch_min", "fence"]
+__all__ = ["cas", "cas_acquire", "store_release", "fetch_add", "fetch_add_acq_rel", "fetch_or",
+           "fetch_min"]
 
 
 def _element_pointer(context, builder, aryty, ary, idx, idxty=types.intp):
@@ -33,24 +34,52 @@ def _element_pointer(context, builder, aryty, ary, idx, idxty=types.intp):
     return cgutils.get_item_pointer(context, builder, aryty, arr, inds, wraparound=False)
 
 
+def _cas(ordering: str, doc: str):
+    """An intrinsic ``f(arr, idx, expected, new)``: compare-and-swap with ``ordering``."""
+
+    @intrinsic
+    def cas(typingctx, arr, idx, expected, new):
+        if not isinstance(arr, types.Array) or not isinstance(arr.dtype, types.Integer):
+            return None
+        dtype = arr.dtype
+        sig = types.boolean(arr, types.intp, dtype, dtype)
+
+        def codegen(context, builder, signature, args):
+            ary, i, exp, val = args
+            ptr = _element_pointer(context, builder, signature.args[0], ary, i)
+            failure = "monotonic" if ordering == "monotonic" else "acquire"
+            res = builder.cmpxchg(ptr, exp, val, ordering, failure)
+            return builder.extract_value(res, 1)
+
+        return sig, codegen
+
+    cas.__doc__ = doc
+    return cas
+
+
+cas = _cas("monotonic", "Atomically: if arr[idx] == expected, set it to new and return True; "
+                        "else False.")
+cas_acquire = _cas("acquire", "``cas`` that also orders: nothing after it moves before it (to "
+                              "take a lock).")
+
+
 @intrinsic
-def cas(typingctx, arr, idx, expected, new):
-    """Atomically: if arr[idx] == expected, set it to new and return True; else False."""
+def store_release(typingctx, arr, idx, value):
+    """``arr[idx] = value`` atomically, nothing before it moved after it (to release a lock)."""
     if not isinstance(arr, types.Array) or not isinstance(arr.dtype, types.Integer):
         return None
-    dtype = arr.dtype
-    sig = types.boolean(arr, types.intp, dtype, dtype)
+    sig = types.none(arr, types.intp, arr.dtype)
 
     def codegen(context, builder, signature, args):
-        ary, i, exp, val = args
+        ary, i, val = args
         ptr = _element_pointer(context, builder, signature.args[0], ary, i)
-        res = builder.cmpxchg(ptr, exp, val, "monotonic", "monotonic")
-        return builder.extract_value(res, 1)
+        builder.store_atomic(val, ptr, "release", arr.dtype.bitwidth // 8)
+        return context.get_dummy_value()
 
     return sig, codegen
 
 
-def _atomic_rmw(op: str, doc: str):
+def _atomic_rmw(op: str, doc: str, ordering: str = "monotonic"):
     """An intrinsic ``f(arr, idx, value)``: atomically ``arr[idx] = arr[idx] <op> value``,
     returning the value it held before."""
 
@@ -70,7 +99,7 @@ def _atomic_rmw(op: str, doc: str):
             ary, i, val = args
             ptr = _element_pointer(context, builder, signature.args[0], ary, i,
                                    signature.args[1])
-            return builder.atomic_rmw(op, ptr, val, "monotonic")
+            return builder.atomic_rmw(op, ptr, val, ordering)
 
         return sig, codegen
 
@@ -85,15 +114,7 @@ fetch_min = _atomic_rmw("min", "Atomically lower arr[idx] to value if value is s
                        "float32 values this is the float minimum (their bit patterns order "
                        "as the numbers do).")
 
-
-@intrinsic
-def fence(typingctx):
-    """A sequentially consistent memory fence (the atomics above are ``monotonic``: they
-    order nothing around them)."""
-    sig = types.none()
-
-    def codegen(context, builder, signature, args):
-        builder.fence("seq_cst")
-        return context.get_dummy_value()
-
-    return sig, codegen
+fetch_add_acq_rel = _atomic_rmw(
+    "add", "``fetch_add`` that also orders: what this thread wrote before is seen by whoever "
+    "reads the result after it (release), and this thread sees what those before it wrote "
+    "(acquire): the last of several contributors then sees all their writes.", "acq_rel")

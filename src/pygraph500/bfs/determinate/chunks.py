@@ -123,18 +123,26 @@ class ChunkGraph:
     graph_chunks: int
     degree: np.ndarray
 
-    def grow(self, capacity: int) -> None:
-        """Room for ``capacity`` chunks in all (the graph's chunks kept)."""
-        if capacity > self.mem.shape[0]:
-            mem = np.empty((capacity, SLOTS), np.int64)
-            mem[:self.graph_chunks] = self.mem[:self.graph_chunks]
-            self.mem = mem
+    def grow(self) -> None:
+        """Twice the room for a search's chunks (the graph's chunks kept); ResourceError
+        when that will not fit."""
+        from ...backend.memory import require_memory
+
+        capacity = self.graph_chunks + 2 * (self.mem.shape[0] - self.graph_chunks)
+        require_memory(capacity * SLOTS * 8, f"a search of the chunk graph ({capacity} chunks)")
+        mem = np.empty((capacity, SLOTS), np.int64)
+        mem[:self.graph_chunks] = self.mem[:self.graph_chunks]
+        self.mem = mem
 
 
-def build_chunk_graph(indptr: np.ndarray, indices: np.ndarray, spare: int = 0) -> ChunkGraph:
+def build_chunk_graph(indptr: np.ndarray, indices: np.ndarray,
+                      spare: int | None = None) -> ChunkGraph:
     """The chunk graph of a CSR graph (sorted, distinct neighbours), with room for ``spare``
-    more chunks. Adjacency vectors are written in parallel (a prefix sum of their chunk
-    counts places them), then ``G``."""
+    more chunks (default: half the graph's, about what one Kronecker search allocates).
+    Adjacency vectors are written in parallel (a prefix sum of their chunk counts places
+    them), then ``G``. ResourceError, before allocating, when it will not fit in memory."""
+    from ...backend.memory import require_memory
+
     n = indptr.shape[0] - 1
     depth = tree_depth(max(n, 1))
     counts = np.empty(n, np.int64)
@@ -144,6 +152,11 @@ def build_chunk_graph(indptr: np.ndarray, indices: np.ndarray, spare: int = 0) -
     have = np.flatnonzero(np.diff(indptr) > 0)
     g_chunks = _count_vector_chunks(have, 0, have.shape[0], depth)
     total = int(first[n]) + g_chunks
+    if spare is None:
+        spare = total // 2 + 4096
+    require_memory((total + spare) * SLOTS * 8,
+                   f"the chunk graph of {n} vertices ({total} chunks of 128 bytes, and room "
+                   f"for {spare} more)")
     mem = np.empty((total + spare, SLOTS), np.int64)
     roots = np.empty(n, np.int64)
     _write_adjacency(mem, indptr, indices, first, depth, roots)

@@ -25,11 +25,12 @@ from numba import njit
 from ...errors import InputError
 from ..types import TOP_DOWN, BFSResult, LevelTable, check_root
 from .chunks import SLOTS, UNDEF, ChunkGraph, build_chunk_graph, flatten_into
-from .runtime import (CTR_SIZE, DQ_STRIDE, FLAG, JOIN_COLUMNS, JTOP, MTOP, OUT_OF_CHUNKS,
-                      OUT_OF_DEQUE, OUT_OF_JOINS, OUT_OF_TASKS, PENDING, RESULT, TASK_COLUMNS,
-                      TTOP, create_join, spawn)
+from .runtime import (CTR_SIZE, DONE, FLAG, JOIN_COLUMNS, JTOP, MTOP, OUT_OF_CHUNKS,
+                      OUT_OF_DEQUE, OUT_OF_JOINS, OUT_OF_TASKS, RESULT, TASK_COLUMNS, TTOP,
+                      WS_STRIDE, create_join, spawn)
 from .tasks import (FN_BFS, FN_FINISH, FN_UPDATE_PARENT, NFN, PARENT_UPDATE, SEARCH,
-                    STAT_COLUMNS, STAT_EDGES, STAT_FRONTIER, TASK_NAMES, work)
+                    STAT_CHUNKS, STAT_COLUMNS, STAT_EDGES, STAT_FRONTIER, TASK_NAMES, new_chunk,
+                    work)
 
 __all__ = ["bfs_determinate", "chunk_graph", "SCHEDULES"]
 
@@ -64,19 +65,23 @@ def _single(mem, ctr, index, value, depth):
 
 
 @njit(cache=True)
-def _start_level(mem, task, join, ctr, dq, dqs, graph_root, update, parent, height, nworkers):
+def _start_level(mem, task, join, ctr, dq, ws, counts, graph_root, update, parent, height,
+                 nworkers):
     """The two task trees of a level: BreadthFirstSearch into result 0, UpdateParent into
-    result 1 (each under a one-slot join whose continuation hands the result over)."""
+    result 1 (each under a one-slot join whose continuation, Finish, hands the result over
+    and counts itself in ``ctr[DONE]``)."""
     ctr[TTOP] = 0
     ctr[JTOP] = 0
-    ctr[PENDING] = 0
-    dqs[:] = 0
-    j0 = create_join(mem, join, ctr, 1, FN_FINISH, -1, 0, SEARCH, 0)
-    j1 = create_join(mem, join, ctr, 1, FN_FINISH, -1, 0, PARENT_UPDATE, 1)
+    ctr[DONE] = 0
+    ws[:] = 0
+    j0 = create_join(join, ctr, ws, 0, new_chunk(mem, ctr, ws, 0, counts), 1, FN_FINISH, -1, 0,
+                     SEARCH, 0)
+    j1 = create_join(join, ctr, ws, 0, new_chunk(mem, ctr, ws, 0, counts), 1, FN_FINISH, -1, 0,
+                     PARENT_UPDATE, 1)
     if j0 < 0 or j1 < 0:
         return
-    spawn(task, ctr, dq, dqs, 0, FN_BFS, graph_root, update, parent, height, 0, j0, 0, SEARCH)
-    spawn(task, ctr, dq, dqs, 1 % nworkers, FN_UPDATE_PARENT, parent, update, height, 0, 0, j1,
+    spawn(task, ctr, dq, ws, 0, FN_BFS, graph_root, update, parent, height, 0, j0, 0, SEARCH)
+    spawn(task, ctr, dq, ws, 1 % nworkers, FN_UPDATE_PARENT, parent, update, height, 0, 0, j1,
           0, PARENT_UPDATE)
 
 
@@ -113,18 +118,17 @@ class _Pool:
         self.task = np.empty((max(1 << 12, 4 * n), TASK_COLUMNS), np.int64)
         self.join = np.empty((max(1 << 12, 2 * n), JOIN_COLUMNS), np.int64)
         self.dq = np.empty((workers, 1 << 12), np.int64)
-        self.dqs = np.zeros(workers * DQ_STRIDE, np.int64)
+        self.ws = np.zeros(workers * WS_STRIDE, np.int64)
         self.ctr = np.zeros(CTR_SIZE, np.int64)
         self.counts = np.zeros((workers, STAT_COLUMNS), np.int64)
         self.rng = np.zeros((workers, 8), np.uint64)
-        if cg.mem.shape[0] < cg.graph_chunks + 2 * n + 1024:
-            cg.grow(cg.graph_chunks + max(2 * cg.graph_chunks, 1 << 12))
         self.threads = ThreadPoolExecutor(workers) if workers > 1 else None
+        self.lock = threading.Lock()  # one search at a time on these arrays
 
     def grow(self, flag: int) -> None:
         """Double whatever ran out."""
         if flag & OUT_OF_CHUNKS:
-            self.cg.grow(self.cg.graph_chunks + 2 * (self.cg.mem.shape[0] - self.cg.graph_chunks))
+            self.cg.grow()
         if flag & OUT_OF_TASKS:
             self.task = np.empty((2 * self.task.shape[0], TASK_COLUMNS), np.int64)
         if flag & OUT_OF_JOINS:
@@ -135,7 +139,7 @@ class _Pool:
     def _worker(self, me: int, randomised: bool) -> int:
         cg = self.cg
         while True:
-            r = work(cg.mem, self.task, self.join, self.ctr, self.dq, self.dqs, self.counts,
+            r = work(cg.mem, self.task, self.join, self.ctr, self.dq, self.ws, self.counts,
                      self.rng, me, self.workers, randomised, cg.degree, cg.depth - 1,
                      _PATIENCE)
             if r != 1:
@@ -152,7 +156,8 @@ class _Pool:
             f.result()
 
     def search(self, root: int, randomised: bool, seed: int):
-        """(parent array, per-level statistics) or None when an array ran out."""
+        """(parent array, per-level statistics) or None when an array ran out (the caller
+        holds ``lock``)."""
         cg = self.cg
         mem = cg.mem
         ctr = self.ctr
@@ -165,10 +170,9 @@ class _Pool:
         rows = []
         while update != UNDEF:
             before = self.counts.sum(axis=0)
-            chunks_before = int(ctr[MTOP])
             t0 = time.perf_counter()
-            _start_level(mem, self.task, self.join, ctr, self.dq, self.dqs, cg.root, update,
-                         parent, cg.depth - 1, self.workers)
+            _start_level(mem, self.task, self.join, ctr, self.dq, self.ws, self.counts, cg.root,
+                         update, parent, cg.depth - 1, self.workers)
             if not ctr[FLAG]:
                 self.run_level(randomised)
             if ctr[FLAG]:
@@ -178,7 +182,7 @@ class _Pool:
             parent = int(ctr[RESULT + 1])
             delta = self.counts.sum(axis=0) - before
             if delta[STAT_FRONTIER]:
-                rows.append((delta, int(ctr[MTOP]) - chunks_before, seconds))
+                rows.append((delta, int(delta[STAT_CHUNKS]), seconds))
         out = np.full(cg.num_vertices, -1, np.int64)
         flatten_into(mem, parent, cg.depth, out)
         return out, rows
@@ -235,11 +239,12 @@ def bfs_determinate(graph, root, *, workers=None, schedule="depth-first", seed=0
     if schedule not in SCHEDULES:
         raise InputError(f"schedule must be one of {', '.join(SCHEDULES)}; got {schedule!r}")
     pool = _pool(graph, int(w))
-    while True:
-        got = pool.search(r, schedule == "random", seed)
-        if got is not None:
-            break
-        pool.grow(int(pool.ctr[FLAG]))
+    with pool.lock:
+        while True:
+            got = pool.search(r, schedule == "random", seed)
+            if got is not None:
+                break
+            pool.grow(int(pool.ctr[FLAG]))
     parent, rows = got
     return BFSResult(parent=parent, root=r, depth=_depths(parent, r) if depth else None,
                      levels=_level_table(rows))

@@ -25,11 +25,12 @@ from numba import njit
 
 from ...primitives import fetch_add
 from .chunks import SLOTS, UNDEF
-from .runtime import (FLAG, PENDING, RESULT, T_A0, T_A1, T_A2, T_A3, T_A4, T_CTX, T_FN, T_JOIN,
+from .runtime import (DONE, FLAG, RESULT, T_A0, T_A1, T_A2, T_A3, T_A4, T_CTX, T_FN, T_JOIN,
                       T_SLOT, alloc_chunk, create_join, join_update, spawn, steal, take)
 
 __all__ = ["TASK_NAMES", "NFN", "SEARCH", "PARENT_UPDATE", "FN_BFS", "FN_UPDATE_PARENT",
-           "FN_FINISH", "FN_MERGE", "STAT_FRONTIER", "STAT_EDGES", "work"]
+           "FN_FINISH", "FN_MERGE", "STAT_FRONTIER", "STAT_EDGES", "STAT_CHUNKS",
+           "STAT_COLUMNS", "new_chunk", "work"]
 
 # task functions
 (FN_BFS, FN_COLLECT, FN_FORWARD, FN_NULL, FN_MERGE, FN_MERGE_ONE, FN_DONE_MERGE,
@@ -42,7 +43,23 @@ SEARCH, PARENT_UPDATE = 0, 1
 # per-worker statistics after the task counts (counts[w, ctx * NFN + fn])
 STAT_FRONTIER = 2 * NFN      # search-set vertices
 STAT_EDGES = 2 * NFN + 1     # their adjacency entries (the level's edges examined)
-STAT_COLUMNS = 2 * NFN + 2
+STAT_CHUNKS = 2 * NFN + 2    # chunks allocated
+STAT_COLUMNS = 2 * NFN + 3
+
+
+@njit(inline="always")
+def new_chunk(mem, ctr, ws, me, counts):
+    """``alloc_chunk``, counted."""
+    counts[me, STAT_CHUNKS] += 1
+    return alloc_chunk(mem, ctr, ws, me)
+
+
+@njit(inline="always")
+def _join(mem, join, ctr, ws, me, counts, count, cont, jn, slot, ctx, arg):
+    """CreateJoin(count, cont) on a new join chunk, the continuation's result going where
+    this task's goes (join ``jn``, slot ``slot``)."""
+    return create_join(join, ctr, ws, me, new_chunk(mem, ctr, ws, me, counts), count, cont,
+                       jn, slot, ctx, arg)
 
 
 @njit(inline="always")
@@ -62,7 +79,7 @@ def _gather(mem, src, vec):
 
 
 @njit(cache=True, nogil=True)
-def _run(t, mem, task, join, ctr, dq, dqs, counts, me, degree, adj_height):
+def _run(t, mem, task, join, ctr, dq, ws, counts, me, degree, adj_height):
     """Execute task ``t`` (the bodies of the paper's functions)."""
     fn = task[t, T_FN]
     a0 = task[t, T_A0]
@@ -87,10 +104,10 @@ def _run(t, mem, task, join, ctr, dq, dqs, counts, me, degree, adj_height):
                         count += 1
                         last = mem[a0, i]
             if count <= 1:
-                join_update(mem, task, join, ctr, dq, dqs, me, jn, slot, last)
+                join_update(mem, task, join, ctr, dq, ws, me, jn, slot, last)
                 return
-            vec = alloc_chunk(mem, ctr)
-            j = create_join(mem, join, ctr, 1, FN_FORWARD, jn, slot, ctx, 0)
+            vec = new_chunk(mem, ctr, ws, me, counts)
+            j = _join(mem, join, ctr, ws, me, counts, 1, FN_FORWARD, jn, slot, ctx, 0)
             if vec == UNDEF or j < 0:
                 return
             k = 0
@@ -99,9 +116,9 @@ def _run(t, mem, task, join, ctr, dq, dqs, counts, me, degree, adj_height):
                     if mem[a0, i] != UNDEF:  # (a0 is defined: count > 1)
                         mem[vec, k] = mem[a0, i]
                         k += 1
-            spawn(task, ctr, dq, dqs, me, FN_MERGE, vec, adj_height, count, 0, 0, j, 0, ctx)
+            spawn(task, ctr, dq, ws, me, FN_MERGE, vec, adj_height, count, 0, 0, j, 0, ctx)
             return
-        j = create_join(mem, join, ctr, SLOTS, FN_COLLECT, jn, slot, ctx, adj_height)
+        j = _join(mem, join, ctr, ws, me, counts, SLOTS, FN_COLLECT, jn, slot, ctx, adj_height)
         if j < 0:
             return
         for i in range(SLOTS):
@@ -109,10 +126,10 @@ def _run(t, mem, task, join, ctr, dq, dqs, counts, me, degree, adj_height):
             g = mem[a0, i] if a0 != UNDEF else UNDEF  # UNDEF: no vertex below has a neighbour
             if u != UNDEF:
                 p = mem[a2, i] if a2 != UNDEF else UNDEF
-                spawn(task, ctr, dq, dqs, me, FN_BFS, g, u, p, a3 - 1,
+                spawn(task, ctr, dq, ws, me, FN_BFS, g, u, p, a3 - 1,
                       a4 + i * (np.int64(1) << (4 * a3)), j, i, ctx)
             else:
-                spawn(task, ctr, dq, dqs, me, FN_NULL, 0, 0, 0, 0, 0, j, i, ctx)
+                spawn(task, ctr, dq, ws, me, FN_NULL, 0, 0, 0, 0, 0, j, i, ctx)
     elif fn == FN_COLLECT or fn == FN_UPDATE_PARENT:
         # CollectVectors(join chunk a0, height a1): Fig. 4; UpdateParent(parent a0,
         # update a1, height a2): section 4.4, the parent first (it wins)
@@ -124,8 +141,8 @@ def _run(t, mem, task, join, ctr, dq, dqs, counts, me, degree, adj_height):
             last = a1 if a1 != UNDEF else a0
             height = a2
         if count > 1:
-            vec = alloc_chunk(mem, ctr)
-            j = create_join(mem, join, ctr, 1, FN_FORWARD, jn, slot, ctx, 0)
+            vec = new_chunk(mem, ctr, ws, me, counts)
+            j = _join(mem, join, ctr, ws, me, counts, 1, FN_FORWARD, jn, slot, ctx, 0)
             if vec == UNDEF or j < 0:
                 return
             if fn == FN_COLLECT:
@@ -133,17 +150,17 @@ def _run(t, mem, task, join, ctr, dq, dqs, counts, me, degree, adj_height):
             else:
                 mem[vec, 0] = a0
                 mem[vec, 1] = a1
-            spawn(task, ctr, dq, dqs, me, FN_MERGE, vec, height, count, 0, 0, j, 0,
+            spawn(task, ctr, dq, ws, me, FN_MERGE, vec, height, count, 0, 0, j, 0,
                   ctx)
         else:
-            join_update(mem, task, join, ctr, dq, dqs, me, jn, slot, last)
+            join_update(mem, task, join, ctr, dq, ws, me, jn, slot, last)
     elif fn == FN_FORWARD:  # ForwardHandle: the merged vector of a one-task join
-        join_update(mem, task, join, ctr, dq, dqs, me, jn, slot, mem[a0, 0])
+        join_update(mem, task, join, ctr, dq, ws, me, jn, slot, mem[a0, 0])
     elif fn == FN_NULL:  # UpdateNull
-        join_update(mem, task, join, ctr, dq, dqs, me, jn, slot, UNDEF)
+        join_update(mem, task, join, ctr, dq, ws, me, jn, slot, UNDEF)
     elif fn == FN_MERGE:  # MergeSparseVectors(vectors a0, height a1, count a2): Figs. 5, 6
         if a1 == 0:
-            leaf = alloc_chunk(mem, ctr)
+            leaf = new_chunk(mem, ctr, ws, me, counts)
             if leaf == UNDEF:
                 return
             for i in range(SLOTS):
@@ -152,9 +169,9 @@ def _run(t, mem, task, join, ctr, dq, dqs, counts, me, degree, adj_height):
                     if x != UNDEF:  # the first defined value wins
                         mem[leaf, i] = x
                         break
-            join_update(mem, task, join, ctr, dq, dqs, me, jn, slot, leaf)
+            join_update(mem, task, join, ctr, dq, ws, me, jn, slot, leaf)
             return
-        j = create_join(mem, join, ctr, SLOTS, FN_DONE_MERGE, jn, slot, ctx, 0)
+        j = _join(mem, join, ctr, ws, me, counts, SLOTS, FN_DONE_MERGE, jn, slot, ctx, 0)
         if j < 0:
             return
         for i in range(SLOTS):
@@ -166,7 +183,7 @@ def _run(t, mem, task, join, ctr, dq, dqs, counts, me, degree, adj_height):
                     count += 1
                     sub = x
             if count > 1:
-                vec = alloc_chunk(mem, ctr)
+                vec = new_chunk(mem, ctr, ws, me, counts)
                 if vec == UNDEF:
                     return
                 c = 0
@@ -175,39 +192,40 @@ def _run(t, mem, task, join, ctr, dq, dqs, counts, me, degree, adj_height):
                     if x != UNDEF:
                         mem[vec, c] = x
                         c += 1
-                spawn(task, ctr, dq, dqs, me, FN_MERGE, vec, a1 - 1, count, 0, 0, j,
+                spawn(task, ctr, dq, ws, me, FN_MERGE, vec, a1 - 1, count, 0, 0, j,
                       i, ctx)
             else:
-                spawn(task, ctr, dq, dqs, me, FN_MERGE_ONE, sub, 0, 0, 0, 0, j, i,
+                spawn(task, ctr, dq, ws, me, FN_MERGE_ONE, sub, 0, 0, 0, 0, j, i,
                       ctx)
     elif fn == FN_MERGE_ONE:  # MergeOne(tree)
-        join_update(mem, task, join, ctr, dq, dqs, me, jn, slot, a0)
+        join_update(mem, task, join, ctr, dq, ws, me, jn, slot, a0)
     elif fn == FN_DONE_MERGE:  # DoneMerge: the join chunk is the merged node
-        join_update(mem, task, join, ctr, dq, dqs, me, jn, slot, a0)
+        join_update(mem, task, join, ctr, dq, ws, me, jn, slot, a0)
     else:  # FN_FINISH: the result of a level's task tree, for the driver
         ctr[RESULT + a1] = mem[a0, 0]
+        fetch_add(ctr, DONE, 1)
 
 
 @njit(cache=True, nogil=True)
-def work(mem, task, join, ctr, dq, dqs, counts, rng, me, nworkers, randomised, degree,
+def work(mem, task, join, ctr, dq, ws, counts, rng, me, nworkers, randomised, degree,
          adj_height, patience):
-    """Worker ``me``: run ready tasks until none is pending (returns 0), the arrays ran out
-    (2), or nothing was found ``patience`` times in a row (1: the caller yields the CPU
-    and calls again; with more workers than cores a spinning thread starves the others)."""
+    """Worker ``me``: run ready tasks until both task trees of the level are finished
+    (returns 0), the arrays ran out (2), or nothing was found ``patience`` times in a row
+    (1: the caller yields the CPU and calls again; with more workers than cores a spinning
+    thread starves the others)."""
     idle = 0
     while True:
         if ctr[FLAG] != 0:
             return 2
-        t = take(dq, dqs, me, rng, randomised)
+        t = take(dq, ws, me, rng, randomised)
         if t < 0:
-            t = steal(dq, dqs, me, nworkers, rng, randomised)
+            t = steal(dq, ws, me, nworkers, rng, randomised)
         if t < 0:
-            if fetch_add(ctr, PENDING, 0) == 0:
+            if fetch_add(ctr, DONE, 0) == 2:
                 return 0
             idle += 1
             if idle >= patience:
                 return 1
             continue
         idle = 0
-        _run(t, mem, task, join, ctr, dq, dqs, counts, me, degree, adj_height)
-        fetch_add(ctr, PENDING, -1)
+        _run(t, mem, task, join, ctr, dq, ws, counts, me, degree, adj_height)
