@@ -30,16 +30,25 @@ def format_official(official: dict[str, float]) -> str:
 def format_levels(levels: list[dict], title: str = "") -> str:
     """A per-level table: level, direction, frontier, edges examined, discovered, UR, time.
     Levels of the array-backend algorithms carry thesis Table 4.1 (CLQ, NLF, LV, NLQ, QR,
-    UR) and their phase times: those are printed instead."""
+    UR) and their phase times: those are printed instead. Levels of ``determinate`` add
+    the tasks run (all; MergeSparseVectors of the search; UpdateParent and the merges it
+    spawned) and the chunks allocated."""
     if levels and "CLQ" in levels[0]:
         return _format_table41(levels, title)
+    tasks = bool(levels) and "chunks" in levels[0]
     head = f"{'level':>5} {'direction':>10} {'frontier':>12} {'edges':>14} {'discovered':>12} {'UR':>7} {'time ms':>9}"
+    if tasks:
+        head += f" {'tasks':>10} {'merges':>10} {'update':>8} {'chunks':>10}"
     rows = [title, head] if title else [head]
     for lv in levels:
-        rows.append(
-            f"{lv['level']:>5} {lv['direction']:>10} {lv['frontier']:>12} {lv['edges_examined']:>14} "
-            f"{lv['discovered']:>12} {lv['unique_ratio']:>7.3f} {lv['time'] * 1e3:>9.3f}"
-        )
+        row = (f"{lv['level']:>5} {lv['direction']:>10} {lv['frontier']:>12} {lv['edges_examined']:>14} "
+               f"{lv['discovered']:>12} {lv['unique_ratio']:>7.3f} {lv['time'] * 1e3:>9.3f}")
+        if tasks:
+            every = sum(v for k, v in lv.items() if k.startswith(("tasks_", "update_")))
+            update = lv.get("update_UpdateParent", 0) + lv.get("update_MergeSparseVectors", 0)
+            row += (f" {every:>10} {lv.get('tasks_MergeSparseVectors', 0):>10} {update:>8} "
+                    f"{lv['chunks']:>10}")
+        rows.append(row)
     return "\n".join(rows)
 
 

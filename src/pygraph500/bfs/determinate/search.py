@@ -181,8 +181,11 @@ class _Pool:
             update = int(ctr[RESULT])
             parent = int(ctr[RESULT + 1])
             delta = self.counts.sum(axis=0) - before
-            if delta[STAT_FRONTIER]:
+            if delta[STAT_FRONTIER] or not rows:
                 rows.append((delta, int(delta[STAT_CHUNKS]), seconds))
+            else:  # a pass whose search set was empty (the last parent update): its work
+                d, c, s = rows[-1]  # goes with the last level
+                rows[-1] = (d + delta, c + int(delta[STAT_CHUNKS]), s + seconds)
         out = np.full(cg.num_vertices, -1, np.int64)
         flatten_into(mem, parent, cg.depth, out)
         return out, rows
