@@ -147,6 +147,16 @@ def test_same_tree_for_any_workers_and_random_schedules():
         assert np.array_equal(got.parent, first), seed
 
 
+@pytest.mark.parametrize("name", ["direction-optimizing", "topdown-queue", "topdown-bitmap",
+                                  "bottomup", "reference", "spmv"])
+def test_deterministic_compiled_algorithms_give_the_determinate_tree(name, threads):
+    """``deterministic=True`` and ``determinate`` keep the same parent: one tree, two ways."""
+    _, g = _kron(11)
+    for root in (int(np.argmax(np.diff(g.indptr))), 1, 1000):
+        want = bfs_determinate(g, root, workers=2).parent
+        assert np.array_equal(ALGORITHMS[name](g, root, deterministic=True).parent, want)
+
+
 def test_random_schedules_do_run_tasks_in_other_orders():
     """The random mode changes what runs when (else the test above would prove nothing):
     the chunks the tasks allocate land at other handles."""

@@ -9,6 +9,8 @@ Every function has the signature ``fn(graph: CSRGraph, root: int, **options) -> 
 - ``direction-optimizing`` (default): Beamer's switching between the two; options ``alpha``
   (default 15) and ``beta`` (default 18).
 - ``spmv``: sparse matrix times vector over scipy.sparse (paper 001, section 2.3), serial.
+- ``determinate``: Fresh Breeze's BFS on trees of chunks (paper 003): spawn/join tasks on
+  ``workers`` threads, the same tree for any number of them (``bfs.determinate``).
 - ``gpu-queue``, ``sort-unique``, ``bitmap-filter``, ``edge-parallel``, ``frontier-mask``:
   the array-backend algorithms (``bfs.array``: thesis chapter 4, seed 004), NumPy or CuPy
   by the option ``backend`` ("cpu", "gpu", "auto"); ``direction-optimizing`` with
@@ -16,6 +18,11 @@ Every function has the signature ``fn(graph: CSRGraph, root: int, **options) -> 
 
 The compiled ones share their steps (``steps``); ``steps.SERIAL_WORK``, ``steps.BUF`` and
 ``steps.TIME_GRAIN`` are read at call time.
+
+With several threads, which valid parent a vertex gets may vary from run to run. The compiled
+CPU ones and ``spmv`` take ``deterministic`` (default False): True gives the canonical tree,
+``parent[v]`` = the smallest neighbour of v one level nearer the root (``steps.canonical``),
+the same for any number of threads and the tree ``determinate`` gives.
 """
 from .types import BFSResult, LevelStats, LevelTable
 from .reference import bfs_reference
@@ -24,6 +31,7 @@ from .topdown_bitmap import bfs_topdown_bitmap
 from .bottomup import bfs_bottomup
 from .direction_optimizing import bfs_direction_optimizing
 from .spmv import bfs_spmv
+from .determinate import bfs_determinate
 from .array import ARRAY_ALGORITHMS
 
 ALGORITHMS = {
@@ -33,6 +41,7 @@ ALGORITHMS = {
     "bottomup": bfs_bottomup,
     "direction-optimizing": bfs_direction_optimizing,
     "spmv": bfs_spmv,
+    "determinate": bfs_determinate,
     **ARRAY_ALGORITHMS,
 }
 DEFAULT_ALGORITHM = "direction-optimizing"

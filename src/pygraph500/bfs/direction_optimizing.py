@@ -38,7 +38,7 @@ __all__ = ["bfs_direction_optimizing"]
 
 @njit(cache=True)
 def _search(indptr, indices, root, parent, depth, visited, q, q2, alpha, beta, limit, bufcap,
-            grain, nthreads, stats, dirs, batches, state):
+            grain, nthreads, det, stats, dirs, batches, state):
     n = parent.shape[0]
     nwords = visited.shape[0]
     s, e, level, m_f = start_queue_search(indptr, parent, depth, visited, q, root, state)
@@ -56,12 +56,12 @@ def _search(indptr, indices, root, parent, depth, visited, q, q2, alpha, beta, l
             if nf + m_f <= limit:
                 s, e, level, m_f, m_u, prev_nf = topdown_levels_serial(
                     indptr, indices, parent, depth, visited, q, s, e, level, m_f, m_u,
-                    prev_nf, limit, True, alpha, stats, dirs, batches, state, grain)
+                    prev_nf, limit, True, alpha, det, stats, dirs, batches, state, grain)
                 continue
             log_close(batches, state)
             edges, found, scout = topdown_level_parallel(indptr, indices, parent, depth,
                                                          visited, q[s:e], q2, level, bufcap,
-                                                         nthreads)
+                                                         nthreads, det)
             log_level(stats, dirs, batches, state, nf, edges, TOP_DOWN, 0)
             q, q2 = q2, q
             s = 0
@@ -114,7 +114,7 @@ def _check_param(name, value):
 
 
 def bfs_direction_optimizing(graph: CSRGraph, root, *, alpha=15.0, beta=18.0, depth=True,
-                             **options) -> BFSResult:
+                             deterministic=False, **options) -> BFSResult:
     """Direction-optimizing BFS from ``root`` (Beamer et al.), parallel over numba's threads.
 
     ``alpha``: go bottom-up when the frontier is growing and its edges exceed (edges of the
@@ -124,30 +124,39 @@ def bfs_direction_optimizing(graph: CSRGraph, root, *, alpha=15.0, beta=18.0, de
     Returns parent (int64), depth (int32 when N < 2**31, else int64; -1 where not reached)
     and the per-level statistics with their direction and time. The parent array is a valid
     BFS tree; with several threads, which valid parent a vertex gets may vary from run to run.
-    ``depth=False``: no depth array (result depth None; spares a scattered write per vertex).
+    ``deterministic=True`` fixes it: each vertex gets its smallest neighbour one level up
+    (``steps.canonical``; the bottom-up levels do so anyway), for any number of threads,
+    alpha and beta. ``depth=False``: no depth array (result depth None; spares a scattered
+    write per vertex, except in the deterministic mode, which needs the depths).
     ``backend="gpu"`` (or "auto" where a GPU is, or a GPU ArrayBackend) runs the array form
-    (``bfs.array.direction_optimizing``) on the GPU instead. Other options are accepted for registry
-    uniformity and ignored.
+    (``bfs.array.direction_optimizing``) on the GPU instead; it has no deterministic mode:
+    ``deterministic=True`` makes "auto" run here, and a GPU named outright an InputError.
+    Other options are accepted for registry uniformity and ignored.
     """
     alpha = _check_param("alpha", alpha)
     beta = _check_param("beta", beta)
+    det = bool(deterministic)
     backend = options.get("backend", "cpu")
-    if backend != "cpu":  # the array form on a GPU; ``auto`` without one lands here below
+    if backend != "cpu" and not (det and backend == "auto"):
+        # the array form on a GPU; ``auto`` without one lands here below
         from .array import bfs_direction_optimizing_array
         from .array.search import resolve_backend
 
         be = resolve_backend(backend)
         if be.is_gpu:
+            if det:
+                raise InputError("deterministic=True is a mode of the CPU search; the GPU "
+                                 "form of direction-optimizing has none")
             return bfs_direction_optimizing_array(graph, root, backend=be, alpha=alpha,
                                                   beta=beta, depth=depth,
                                                   on_device=options.get("on_device", False))
     r = check_root(graph, root)
     n = graph.num_vertices
-    parent, dep, visited, log = new_search(graph, bool(depth))
+    parent, dep, visited, log = new_search(graph, bool(depth) or det)
     q = np.empty(n, dtype=graph.indices.dtype)
     q2 = np.empty(n, dtype=graph.indices.dtype)
     logged = _search(graph.indptr, graph.indices, r, parent, dep, visited, q, q2, alpha, beta,
                      steps.SERIAL_WORK, steps.BUF, steps.TIME_GRAIN, numba.get_num_threads(),
-                     *log)
+                     det, *log)
     return BFSResult(parent=parent, root=r, depth=dep if depth else None,
                      levels=log_table(logged, log))

@@ -12,6 +12,7 @@ from numba import njit
 
 from ..graph.types import CSRGraph, index_dtype
 from . import steps
+from .steps.canonical import lower_parent
 from .steps.level_log import log_close, log_level, log_room, log_start, log_table, new_log
 from .types import TOP_DOWN, BFSResult, check_root
 
@@ -19,11 +20,13 @@ __all__ = ["bfs_reference"]
 
 
 @njit(cache=True)
-def _serial_levels(indptr, indices, parent, depth, queue, at, grain, stats, dirs, batches,
+def _serial_levels(indptr, indices, parent, depth, queue, at, grain, det, stats, dirs, batches,
                    state):
     """Algorithm 1 from queue position ``at`` = (head, tail, level start, level end, edges of
     the level so far), recording each level in the log when its last vertex is dequeued.
-    Returns True when the queue is empty, False (``at`` updated) when the log is full."""
+    Returns True when the queue is empty, False (``at`` updated) when the log is full.
+    ``det``: a vertex met again in the level that found it takes the smaller parent
+    (``steps.canonical``)."""
     head, tail, level_start, level_end, edges = at[0], at[1], at[2], at[3], at[4]
     while head < tail:
         u = queue[head]
@@ -38,6 +41,8 @@ def _serial_levels(indptr, indices, parent, depth, queue, at, grain, stats, dirs
                 depth[v] = du
                 queue[tail] = v
                 tail += 1
+            elif det:
+                lower_parent(parent, depth, v, u, du)
         edges += e - s
         if head == level_end:  # the last vertex of this level was dequeued
             log_level(stats, dirs, batches, state, level_end - level_start, edges, TOP_DOWN,
@@ -52,7 +57,7 @@ def _serial_levels(indptr, indices, parent, depth, queue, at, grain, stats, dirs
 
 
 @njit(cache=True)
-def _serial_bfs(indptr, indices, root, parent, depth, queue, grain, stats, dirs, batches,
+def _serial_bfs(indptr, indices, root, parent, depth, queue, grain, det, stats, dirs, batches,
                 state):
     """Algorithm 1; returns the log's arrays (grown when it filled up)."""
     log_start(state)
@@ -63,19 +68,23 @@ def _serial_bfs(indptr, indices, root, parent, depth, queue, grain, stats, dirs,
     done = False
     while not done:
         stats, dirs, batches = log_room(stats, dirs, batches, state, 4)
-        done = _serial_levels(indptr, indices, parent, depth, queue, at, grain, stats, dirs,
-                              batches, state)
+        done = _serial_levels(indptr, indices, parent, depth, queue, at, grain, det, stats,
+                              dirs, batches, state)
     log_close(batches, state)
     return stats, dirs, batches
 
 
-def bfs_reference(graph: CSRGraph, root, *, depth=True, **options) -> BFSResult:
+def bfs_reference(graph: CSRGraph, root, *, depth=True, deterministic=False,
+                  **options) -> BFSResult:
     """Serial queue BFS (thesis Algorithm 1) from ``root``.
 
     Returns parent (int64, -1 where not reached, parent[root] == root), depth (int32 when
     N < 2**31, else int64; -1 where not reached) and the per-level statistics (all
-    'top-down'; the last level discovers nothing). ``depth=False``: result depth
-    None. Other options are accepted for registry uniformity and ignored.
+    'top-down'; the last level discovers nothing). Serial, so the same every run: a vertex's
+    parent is its first neighbour dequeued; ``deterministic=True`` makes it the smallest
+    neighbour one level up instead (``steps.canonical``), the rule of the compiled parallel
+    algorithms. ``depth=False``: result depth None. Other options are accepted for registry
+    uniformity and ignored.
     """
     r = check_root(graph, root)
     n = graph.num_vertices
@@ -84,6 +93,6 @@ def bfs_reference(graph: CSRGraph, root, *, depth=True, **options) -> BFSResult:
     queue = np.empty(n, dtype=graph.indices.dtype)
     log = new_log(n, graph.num_directed_edges)
     logged = _serial_bfs(graph.indptr, graph.indices, r, parent, dep, queue,
-                         steps.TIME_GRAIN, *log)
+                         steps.TIME_GRAIN, bool(deterministic), *log)
     return BFSResult(parent=parent, root=r, depth=dep if depth else None,
                      levels=log_table(logged, log))

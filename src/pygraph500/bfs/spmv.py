@@ -26,11 +26,13 @@ from .types import TOP_DOWN, BFSResult, LevelTable
 __all__ = ["bfs_spmv"]
 
 
-def bfs_spmv(graph: CSRGraph, root, *, depth=True, **options) -> BFSResult:
+def bfs_spmv(graph: CSRGraph, root, *, depth=True, deterministic=False,
+             **options) -> BFSResult:
     """BFS by sparse matrix-vector products over scipy.sparse from ``root``.
 
     Returns parent (int64, -1 where not reached, parent[root] == root; each vertex gets its
-    smallest neighbour in the previous level, so the result is deterministic), depth (int32
+    smallest neighbour in the previous level, so the result is deterministic: the rule of
+    ``deterministic=True``, which therefore changes nothing here), depth (int32
     when N < 2**31, else int64; -1 where not reached) and the per-level statistics (all
     'top-down': the product scans the whole adjacency of the frontier). ``depth=False``: result
     depth None. Other options are accepted for registry uniformity and ignored.

@@ -30,7 +30,7 @@ __all__ = ["bfs_topdown_bitmap"]
 
 @njit(cache=True)
 def _search(indptr, indices, root, parent, depth, visited, bits, summary, top, limit, grain,
-            nthreads, thin, stats, dirs, batches, state):
+            nthreads, thin, det, stats, dirs, batches, state):
     mark_root(parent, depth, visited, root)
     log_start(state)
     w = root >> 6
@@ -49,12 +49,12 @@ def _search(indptr, indices, root, parent, depth, visited, bits, summary, top, l
         if nf + m_f + ((hi >> 12) - (lo >> 12) + 1) <= limit:
             cur, lo, hi, nf, level, m_f = bitmap_topdown_levels_serial(
                 indptr, indices, parent, depth, visited, bits, summary, top, cur, lo, hi, nf,
-                level, m_f, limit, stats, dirs, batches, state, grain, thin)
+                level, m_f, limit, det, stats, dirs, batches, state, grain, thin)
             continue
         log_close(batches, state)
         edges, found, scout, nlo, nhi = bitmap_topdown_level_parallel(
             indptr, indices, parent, depth, visited, bits, summary, top, cur, lo, hi, level,
-            nthreads)
+            nthreads, det)
         log_level(stats, dirs, batches, state, nf, edges, TOP_DOWN, 0)
         cur = 1 - cur
         lo = nlo
@@ -65,18 +65,23 @@ def _search(indptr, indices, root, parent, depth, visited, bits, summary, top, l
     return end_search(parent, depth, visited, nthreads, stats, dirs, batches, state)
 
 
-def bfs_topdown_bitmap(graph: CSRGraph, root, *, depth=True, **options) -> BFSResult:
+def bfs_topdown_bitmap(graph: CSRGraph, root, *, depth=True, deterministic=False,
+                       **options) -> BFSResult:
     """Top-down BFS with bitmap frontiers (thesis Algorithm 3) from ``root``.
 
     Returns what ``bfs_topdown_queue`` returns, with the same options (``depth=False``: no
     depth array; others ignored): parent, depth and the per-level statistics, all
-    'top-down'; with several threads, which valid parent a vertex gets may vary.
+    'top-down'; with several threads, which valid parent a vertex gets may vary, unless
+    ``deterministic=True``: then each vertex gets its smallest neighbour one level up
+    (``steps.canonical``), for any number of threads.
     """
     r = check_root(graph, root)
-    parent, dep, visited, log = new_search(graph, bool(depth))
+    det = bool(deterministic)
+    parent, dep, visited, log = new_search(graph, bool(depth) or det)
     bits, summary, top = new_hierarchical_bitmaps(graph.num_vertices)
     thin = np.empty(steps.SERIAL_WORK + 2, dtype=np.int64)  # see bitmap_topdown_levels_serial
     logged = _search(graph.indptr, graph.indices, r, parent, dep, visited, bits, summary, top,
-                     steps.SERIAL_WORK, steps.TIME_GRAIN, numba.get_num_threads(), thin, *log)
+                     steps.SERIAL_WORK, steps.TIME_GRAIN, numba.get_num_threads(), thin, det,
+                     *log)
     return BFSResult(parent=parent, root=r, depth=dep if depth else None,
                      levels=log_table(logged, log))

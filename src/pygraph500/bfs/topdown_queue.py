@@ -27,7 +27,7 @@ __all__ = ["bfs_topdown_queue"]
 
 @njit(cache=True)
 def _search(indptr, indices, root, parent, depth, visited, q, q2, limit, bufcap, grain,
-            nthreads, stats, dirs, batches, state):
+            nthreads, det, stats, dirs, batches, state):
     s, e, level, m_f = start_queue_search(indptr, parent, depth, visited, q, root, state)
     m_u = 0  # not used: no switching
     prev_nf = 0
@@ -37,11 +37,11 @@ def _search(indptr, indices, root, parent, depth, visited, q, q2, limit, bufcap,
         if nf + m_f <= limit:
             s, e, level, m_f, m_u, prev_nf = topdown_levels_serial(
                 indptr, indices, parent, depth, visited, q, s, e, level, m_f, m_u, prev_nf,
-                limit, False, 1.0, stats, dirs, batches, state, grain)
+                limit, False, 1.0, det, stats, dirs, batches, state, grain)
             continue
         log_close(batches, state)
         edges, found, scout = topdown_level_parallel(indptr, indices, parent, depth, visited,
-                                                     q[s:e], q2, level, bufcap, nthreads)
+                                                     q[s:e], q2, level, bufcap, nthreads, det)
         log_level(stats, dirs, batches, state, nf, edges, TOP_DOWN, 0)
         q, q2 = q2, q
         s = 0
@@ -51,22 +51,27 @@ def _search(indptr, indices, root, parent, depth, visited, q, q2, limit, bufcap,
     return end_search(parent, depth, visited, nthreads, stats, dirs, batches, state)
 
 
-def bfs_topdown_queue(graph: CSRGraph, root, *, depth=True, **options) -> BFSResult:
+def bfs_topdown_queue(graph: CSRGraph, root, *, depth=True, deterministic=False,
+                      **options) -> BFSResult:
     """Top-down BFS with frontier queues (thesis Algorithm 2) from ``root``.
 
     Returns parent (int64, -1 where not reached, parent[root] == root), depth (int32 when
     N < 2**31, else int64; -1 where not reached) and the per-level statistics (all
     'top-down'). With several threads, which valid parent a vertex gets may vary from run to
-    run. ``depth=False``: no depth array (result depth None; spares a scattered write per
-    vertex). Other options are accepted for registry uniformity and ignored.
+    run; ``deterministic=True`` fixes it: each vertex gets its smallest neighbour one level
+    up (``steps.canonical``), for any number of threads. ``depth=False``: no depth array
+    (result depth None; spares a scattered write per vertex, except in the deterministic
+    mode, which needs the depths). Other options are accepted for registry uniformity and
+    ignored.
     """
     r = check_root(graph, root)
     n = graph.num_vertices
-    parent, dep, visited, log = new_search(graph, bool(depth))
+    det = bool(deterministic)
+    parent, dep, visited, log = new_search(graph, bool(depth) or det)
     q = np.empty(n, dtype=graph.indices.dtype)
     q2 = np.empty(n, dtype=graph.indices.dtype)
     logged = _search(graph.indptr, graph.indices, r, parent, dep, visited, q, q2,
                      steps.SERIAL_WORK, steps.BUF, steps.TIME_GRAIN, numba.get_num_threads(),
-                     *log)
+                     det, *log)
     return BFSResult(parent=parent, root=r, depth=dep if depth else None,
                      levels=log_table(logged, log))

@@ -12,6 +12,9 @@ these kernels).
 - ``queue_topdown``: top-down levels with queue frontiers (serial, many per call; parallel).
 - ``bitmap_topdown``: top-down levels with hierarchical bitmap frontiers.
 - ``bottom_up``: Beamer's bottom-up level.
+- ``canonical``: the rule of ``deterministic=True`` (each vertex's parent is its smallest
+  neighbour one level up), where each step stands with it, and why its parallel pass is
+  race-free.
 - the bitmaps themselves and the queue <-> bitmap conversions are ``primitives.bitmaps``.
 
 State of a search

@@ -24,6 +24,7 @@ from ...primitives.bitmaps import (BIT_MASK, ONE, WORD_SHIFT, ZERO, as_uint,
                                    mark_hierarchical_atomic)
 from ..types import TOP_DOWN
 from . import WORD_CHUNKS_PER_THREAD
+from .canonical import lower_parent_atomic
 from .level_log import log_end_batch, log_write_run
 from .thin_frontier import thin_frontier_levels
 
@@ -32,22 +33,24 @@ __all__ = ["bitmap_topdown_levels_serial", "bitmap_topdown_level_parallel"]
 
 @njit(inline="always")
 def _expand_summary_word_atomic(indptr, indices, parent, depth, visited, bits, summary, top,
-                                cur, sw, d, edges, found, scout, nlo, nhi):
+                                cur, sw, d, keep, edges, found, scout, nlo, nhi):
     """Expand the frontier words of row ``cur`` under its summary word ``sw`` (clearing
-    them) into the other row, claiming vertices atomically (the parallel step). Returns the
-    running (edges, found, scout, lowest word marked, highest word marked), updated.
-    ``bitmap_topdown_levels_serial`` writes the same expansion out without atomics in its
-    level loop."""
+    them unless ``keep``) into the other row, claiming vertices atomically (the parallel
+    step). Returns the running (edges, found, scout, lowest word marked, highest word
+    marked), updated. ``bitmap_topdown_levels_serial`` writes the same expansion out without
+    atomics in its level loop."""
     keep_depth = depth.shape[0] != 0  # an empty depth array: depths not wanted
     nxt = 1 - cur
     summary_word = summary[cur, sw]
-    summary[cur, sw] = ZERO
+    if not keep:
+        summary[cur, sw] = ZERO
     while summary_word != ZERO:
         c = cttz(summary_word)
         summary_word ^= ONE << c
         w = (as_uint(sw) << WORD_SHIFT) + c
         word = bits[cur, w]
-        bits[cur, w] = ZERO
+        if not keep:
+            bits[cur, w] = ZERO
         base = w << WORD_SHIFT
         while word != ZERO:
             b = cttz(word)
@@ -72,6 +75,85 @@ def _expand_summary_word_atomic(indptr, indices, parent, depth, visited, bits, s
                     found += 1
                     scout += indptr[v + ONE] - indptr[v]
     return edges, found, scout, nlo, nhi
+
+
+# what ``_canonical_summary_word`` does (a constant at each call site)
+_FORWARD = 0
+_BACKWARD = 1
+_CLEAR = 2
+
+
+@njit(inline="always")
+def _canonical_summary_word(indptr, indices, parent, bits, summary, cur, sw, mode):
+    """The deterministic pass after a parallel level (``canonical``) over the words under
+    summary word ``sw``. ``_FORWARD``: each vertex u of the frontier (row ``cur``, kept by
+    the level) lowers the parent of its neighbours in the next frontier to u; the words are
+    cleared. ``_BACKWARD``: each vertex of the next frontier (the other row) takes the first
+    neighbour of its sorted row that is in the frontier; nothing is cleared. ``_CLEAR``:
+    the frontier's words are cleared."""
+    row = 1 - cur if mode == _BACKWARD else cur
+    other = 1 - row
+    summary_word = summary[row, sw]
+    if mode != _BACKWARD:
+        summary[row, sw] = ZERO
+    while summary_word != ZERO:
+        c = cttz(summary_word)
+        summary_word ^= ONE << c
+        w = (as_uint(sw) << WORD_SHIFT) + c
+        word = bits[row, w]
+        if mode == _CLEAR:
+            bits[row, w] = ZERO
+            continue
+        if mode == _FORWARD:
+            bits[row, w] = ZERO
+        base = w << WORD_SHIFT
+        while word != ZERO:
+            b = cttz(word)
+            word ^= ONE << b
+            x = base + b
+            for k in range(indptr[x], indptr[x + ONE]):
+                y = as_uint(indices[as_uint(k)])
+                if (bits[other, y >> WORD_SHIFT] >> (y & BIT_MASK)) & ONE:
+                    if mode == _FORWARD:
+                        lower_parent_atomic(parent, y, np.int64(x))
+                    else:
+                        parent[x] = np.int64(y)
+                        break
+
+
+@njit(cache=True, parallel=True)
+def _canonical_words(indptr, indices, parent, bits, summary, cur, first, count, mode, nthreads):
+    """``_canonical_summary_word`` over summary words ``[first, first + count)``, in chunks
+    claimed dynamically."""
+    nchunks = max(1, min(count, WORD_CHUNKS_PER_THREAD * nthreads))
+    counter = np.zeros(1, np.int64)
+    for t in prange(nthreads):
+        while True:
+            c = fetch_add(counter, 0, np.int64(1))
+            if c >= nchunks:
+                break
+            for sw in range(first + (count * c) // nchunks, first + (count * (c + 1)) // nchunks):
+                _canonical_summary_word(indptr, indices, parent, bits, summary, cur, sw, mode)
+
+
+@njit(cache=True)
+def _canonical_pass(indptr, indices, parent, bits, summary, cur, lo, hi, nlo, nhi, backward,
+                    nthreads):
+    """The deterministic pass after a parallel level whose frontier (row ``cur``, set words
+    in ``[lo, hi]``) was kept; the next frontier has set words in ``[nlo, nhi]``. Backward
+    then clear (each pass ends before the next starts: no word is read while it is
+    cleared), or forward, as the caller chose (``canonical``)."""
+    s0 = lo >> WORD_SHIFT
+    nsum = (hi >> WORD_SHIFT) + 1 - s0
+    if backward:
+        n0 = nlo >> WORD_SHIFT
+        _canonical_words(indptr, indices, parent, bits, summary, cur, n0,
+                         max(0, (nhi >> WORD_SHIFT) + 1 - n0), _BACKWARD, nthreads)
+        _canonical_words(indptr, indices, parent, bits, summary, cur, s0, nsum, _CLEAR,
+                         nthreads)
+    else:
+        _canonical_words(indptr, indices, parent, bits, summary, cur, s0, nsum, _FORWARD,
+                         nthreads)
 
 
 @njit(inline="always")
@@ -111,8 +193,8 @@ def _thin_to_bitmap(bits, summary, top, cur, thin, e, nwords):
 
 @njit(cache=True)
 def bitmap_topdown_levels_serial(indptr, indices, parent, depth, visited, bits, summary, top,
-                                 cur, lo, hi, nf, level, m_f, limit, stats, dirs, batches, state,
-                                 grain, thin):
+                                 cur, lo, hi, nf, level, m_f, limit, det, stats, dirs, batches,
+                                 state, grain, thin):
     """Serial bitmap top-down levels while each level's work (frontier + edges + top-level
     words in its range) is at most ``limit``. ``(bits, summary, top)``: the two hierarchical
     frontiers (``new_hierarchical_bitmaps``), the current one is row ``cur`` with set words
@@ -121,7 +203,11 @@ def bitmap_topdown_levels_serial(indptr, indices, parent, depth, visited, bits, 
     A frontier of one or two vertices leaves the bitmap for the register walk of
     ``thin_frontier_levels`` (a level of a path costs 4x less there than a walk of the three
     bitmap levels); the frontier it stops at returns to the bitmap. ``thin`` is its scratch:
-    ``limit + 2`` entries hold any frontier that a small level can find."""
+    ``limit + 2`` entries hold any frontier that a small level can find.
+
+    ``det`` (``canonical``): the bitmap levels need nothing, their frontier is walked in
+    ascending order, so the first claim of a vertex is by its smallest frontier neighbour;
+    a frontier of two stays in the bitmap (the register walk does not keep that order)."""
     # the log in locals, written back at the end, as in queue_topdown (a helper per level
     # would cost more than a level of a path)
     nlev = state[0]
@@ -146,7 +232,7 @@ def bitmap_topdown_levels_serial(indptr, indices, parent, depth, visited, bits, 
         if work >= grain and acc > 0:
             nb, t_last = log_end_batch(batches, nb, nlev, t_last)
             acc = 0
-        if nf <= 2 and work < grain:
+        if nf <= 2 and work < grain and not (det and nf == 2):
             _bitmap_to_thin(bits, summary, top, cur, lo, hi, thin)
             (nf, level, m_f, no_m_u, no_prev, nlev, nb, t_last, acc, nrow, rf, re,
              rc) = thin_frontier_levels(indptr, indices, parent, depth, visited, thin, nf,
@@ -239,11 +325,14 @@ def bitmap_topdown_levels_serial(indptr, indices, parent, depth, visited, bits, 
 
 @njit(cache=True, parallel=True)
 def bitmap_topdown_level_parallel(indptr, indices, parent, depth, visited, bits, summary, top,
-                                  cur, lo, hi, level, nthreads):
+                                  cur, lo, hi, level, nthreads, det):
     """One parallel bitmap top-down level from row ``cur`` of the hierarchical frontiers
     (set words in ``[lo, hi]``) into the other row: the summary words over ``[lo, hi]`` are
     cut into chunks claimed dynamically; a chunk clears the words it consumes. Returns
-    (edges, found, m_f of next, lowest, highest word marked)."""
+    (edges, found, m_f of next, lowest, highest word marked). ``det``: the level keeps its
+    frontier words, and a second pass (after the claims: race-free, see ``canonical``)
+    gives each new vertex its smallest frontier neighbour, forward from the frontier or
+    backward from the new vertices, whichever has fewer entries, and clears them."""
     s0 = lo >> 6
     nsum = (hi >> 6) + 1 - s0
     nchunks = max(1, min(nsum, WORD_CHUNKS_PER_THREAD * nthreads))
@@ -261,13 +350,19 @@ def bitmap_topdown_level_parallel(indptr, indices, parent, depth, visited, bits,
                 if summary[cur, sw] != ZERO:
                     edges, found, scout, nlo, nhi = _expand_summary_word_atomic(
                         indptr, indices, parent, depth, visited, bits, summary, top, cur, sw,
-                        level + 1, edges, found, scout, nlo, nhi)
+                        level + 1, det, edges, found, scout, nlo, nhi)
         res[t, 0] = edges
         res[t, 1] = found
         res[t, 2] = scout
         res[t, 3] = nlo
         res[t, 4] = nhi
+    n_edges = res[:, 0].sum()
+    m_next = res[:, 2].sum()
+    next_lo = res[:, 3].min()
+    next_hi = res[:, 4].max()
+    if det:  # the claims are done (the prange's end is a barrier)
+        _canonical_pass(indptr, indices, parent, bits, summary, cur, lo, hi, next_lo, next_hi,
+                        m_next < n_edges, nthreads)
     for tw in range(lo >> 12, (hi >> 12) + 1):
         top[cur, tw] = ZERO
-    return (res[:, 0].sum(), res[:, 1].sum(), res[:, 2].sum(), res[:, 3].min(),
-            res[:, 4].max())
+    return n_edges, res[:, 1].sum(), m_next, next_lo, next_hi

@@ -22,6 +22,7 @@ from ...primitives import fetch_add, fetch_or
 from ...primitives.bitmaps import BIT_MASK, ONE, WORD_SHIFT, ZERO, as_uint
 from ...primitives.direction import go_bottom_up
 from ..types import TOP_DOWN
+from .canonical import first_parents, lower_parent_atomic
 from .level_log import log_end_batch, log_write_run
 from .thin_frontier import claim_neighbours, thin_frontier_levels
 
@@ -33,11 +34,14 @@ _CHUNKS_PER_THREAD = 8
 
 @njit(cache=True)
 def topdown_levels_serial(indptr, indices, parent, depth, visited, q, s, e, level, m_f, m_u,
-                          prev_nf, limit, switch, alpha, stats, dirs, batches, state, grain):
+                          prev_nf, limit, switch, alpha, det, stats, dirs, batches, state,
+                          grain):
     """Serial top-down levels on the FIFO ``q``: the frontier is ``q[s:e]``, the next level is
     appended behind it. Runs while the frontier is not empty, the level's work
     ``nf + m_f`` is at most ``limit`` and (when ``switch``) Beamer's test does not call for
     bottom-up. Returns (s, e, level, m_f, m_u, prev_nf) of the frontier it stopped at.
+    ``det``: the deterministic rule (``canonical``: a vertex met again in the level that
+    claimed it takes the smaller parent); frontiers of two then stay here.
 
     ``q`` needs room for the frontier plus every vertex still to be reached: a frontier
     that starts at ``q[0]`` always fits in N entries. When the frontier is small next to
@@ -74,20 +78,21 @@ def topdown_levels_serial(indptr, indices, parent, depth, visited, q, s, e, leve
                 acc = 0
         if switch and go_bottom_up(nf, prev_nf, m_f, m_u, alpha):
             break
-        if nf <= 2 and work < big:
+        if nf <= 2 and work < big and not (det and nf == 2):
             if s > 0:
                 q[0] = q[s]
                 q[nf - 1] = q[e - 1]
             (e, level, m_f, m_u, prev_nf, nlev, nb, t_last, acc, nrow, rf, re,
              rc) = thin_frontier_levels(indptr, indices, parent, depth, visited, q, nf, level,
-                                        m_f, m_u, limit, stats, dirs, batches, nlev, nb, t_last,
-                                        acc, nrow, rf, re, rc, grain, rows_left, batches_left)
+                                        m_f, m_u, limit, stats, dirs, batches, nlev, nb,
+                                        t_last, acc, nrow, rf, re, rc, grain, rows_left,
+                                        batches_left)
             s = 0
             continue
         tail = e
         for i in range(s, e):
             last, tail = claim_neighbours(indptr, indices, parent, depth, visited, keep_depth,
-                                          level + 1, as_uint(q[as_uint(i)]), q, tail)
+                                          det, level + 1, as_uint(q[as_uint(i)]), q, tail)
         scout = 0
         for i in range(e, tail):  # the next frontier's degrees (Beamer's m_f)
             v = as_uint(q[as_uint(i)])
@@ -131,11 +136,22 @@ def _copy_buffer(buf, t, cnt, q, at):
         q[at + j] = buf[t, j]
 
 
+@njit(inline="always")
+def _chunk(wp, total, c, nchunks):
+    """Chunk ``c`` of the level's adjacency entries: (first entry, end, its frontier index)."""
+    lo = (total * c) // nchunks
+    hi = (total * (c + 1)) // nchunks
+    return lo, hi, np.searchsorted(wp, lo, side="right") - 1  # wp[i] <= lo < wp[i + 1]
+
+
 @njit(cache=True, parallel=True)
 def topdown_level_parallel(indptr, indices, parent, depth, visited, f, q2, level, bufcap,
-                           nthreads):
+                           nthreads, det):
     """One parallel top-down level from the frontier ``f``; the next frontier goes to
-    ``q2[:found]`` (in no particular order). Returns (edges examined, found, m_f of next)."""
+    ``q2[:found]`` (in no particular order). Returns (edges examined, found, m_f of next).
+    ``det``: a second pass gives each new vertex its smallest frontier neighbour
+    (``canonical``: race-free, after the claims): forward over the same chunks, or backward
+    from the new vertices (``first_parents``), whichever has fewer entries."""
     nf = f.shape[0]
     keep_depth = depth.shape[0] != 0  # an empty depth array: depths not wanted
     # wp[i]: adjacency entries of f[:i] (parallel prefix sum of the frontier degrees: the
@@ -175,12 +191,7 @@ def topdown_level_parallel(indptr, indices, parent, depth, visited, f, q2, level
             c = fetch_add(counter, 0, np.int64(1))
             if c >= nchunks:
                 break
-            lo = (total * c) // nchunks
-            hi = (total * (c + 1)) // nchunks
-            if lo >= hi:
-                continue
-            i = np.searchsorted(wp, lo, side="right") - 1  # wp[i] <= lo < wp[i + 1]
-            pos = lo
+            pos, hi, i = _chunk(wp, total, c, nchunks)
             while pos < hi:
                 u = f[as_uint(i)]
                 u64 = np.int64(u)
@@ -206,5 +217,27 @@ def topdown_level_parallel(indptr, indices, parent, depth, visited, f, q2, level
         if cnt > 0:
             _copy_buffer(buf, t, cnt, q2, fetch_add(tail, 0, np.int64(cnt)))
         scouts[t] = scout
-    return total, fetch_add(tail, 0, np.int64(0)), scouts.sum()
+    nfound = fetch_add(tail, 0, np.int64(0))
+    m_next = scouts.sum()
+    if det and m_next < total:  # the claims are done (the prange's end is a barrier)
+        first_parents(indptr, indices, parent, depth, visited, q2[:nfound], level, nthreads)
+    elif det:
+        counter2 = np.zeros(1, np.int64)
+        for t in prange(nthreads):
+            while True:
+                c = fetch_add(counter2, 0, np.int64(1))
+                if c >= nchunks:
+                    break
+                pos, hi, i = _chunk(wp, total, c, nchunks)
+                while pos < hi:
+                    u64 = np.int64(f[as_uint(i)])
+                    base = indptr[as_uint(u64)] - wp[as_uint(i)]
+                    end = min(hi, wp[as_uint(i) + ONE])
+                    for p in range(pos, end):
+                        v = as_uint(indices[as_uint(base + p)])
+                        if depth[v] == d:
+                            lower_parent_atomic(parent, v, u64)
+                    pos = end
+                    i += 1
+    return total, nfound, m_next
 

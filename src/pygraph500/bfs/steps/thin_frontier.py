@@ -16,15 +16,17 @@ from numba import njit
 
 from ...primitives.bitmaps import BIT_MASK, ONE, WORD_SHIFT, ZERO, as_uint
 from ..types import TOP_DOWN
+from .canonical import lower_parent
 from .level_log import log_end_batch, log_write_run
 
 __all__ = ["claim_neighbours", "thin_frontier_levels"]
 
 
 @njit(inline="always")
-def claim_neighbours(indptr, indices, parent, depth, visited, keep_depth, d, u, q, found):
+def claim_neighbours(indptr, indices, parent, depth, visited, keep_depth, det, d, u, q, found):
     """Claim the unvisited neighbours of ``u`` into ``q[found:]`` (serial); returns (the
-    last one claimed, or ``u``; the new ``found``)."""
+    last one claimed, or ``u``; the new ``found``). ``det``: neighbours claimed earlier in
+    this level take ``u`` as parent if it is smaller (``canonical.lower_parent``)."""
     last = u
     for k in range(indptr[u], indptr[u + ONE]):
         v = as_uint(indices[as_uint(k)])
@@ -38,6 +40,8 @@ def claim_neighbours(indptr, indices, parent, depth, visited, keep_depth, d, u, 
             q[as_uint(found)] = v
             found += 1
             last = v
+        elif det:
+            lower_parent(parent, depth, v, u, d)
     return last, found
 
 
@@ -55,6 +59,9 @@ def thin_frontier_levels(indptr, indices, parent, depth, visited, q, nf, level, 
     top-down; the frontier is not growing here, so Beamer's test is never met. Stops after
     a level that breaks the pattern (its new vertices are then ``q[0:e]``), or before a
     level that is not small or finds the log full (its frontier is then ``q[0:e]``).
+    No deterministic rule here (``canonical``): a single frontier vertex cannot meet its own
+    claim again, and the deterministic mode sends no frontier of two (a runtime test in
+    this loop costs the default mode 10% on a path).
     Returns (e, level, m_f, m_u, prev_nf, nlev, nb, t_last, acc, nrow, rf, re, rc)."""
     keep_depth = depth.shape[0] != 0
     small = min(limit, grain - 1)
@@ -69,7 +76,7 @@ def thin_frontier_levels(indptr, indices, parent, depth, visited, q, nf, level, 
         if nf == 1:  # two copies of the loop: no test of nf per level
             while done < budget:
                 a, found = claim_neighbours(indptr, indices, parent, depth, visited, keep_depth,
-                                       level + done + 1, a, q, 0)
+                                            False, level + done + 1, a, q, 0)
                 done += 1
                 if found != 1:
                     pattern = False
@@ -81,10 +88,10 @@ def thin_frontier_levels(indptr, indices, parent, depth, visited, q, nf, level, 
         else:
             while done < budget:
                 a, found = claim_neighbours(indptr, indices, parent, depth, visited, keep_depth,
-                                       level + done + 1, a, q, 0)
+                                            False, level + done + 1, a, q, 0)
                 pattern = found == 1
                 b, found = claim_neighbours(indptr, indices, parent, depth, visited, keep_depth,
-                                       level + done + 1, b, q, found)
+                                            False, level + done + 1, b, q, found)
                 done += 1
                 if not (pattern and found == 2):
                     pattern = False
