@@ -25,7 +25,9 @@ scipy, its task counts against the paper's Table 2, and its Fig. 9-style estimat
    harmonic-mean TEPS measured here (``--workers``, level loop included).
 
     python benchmarks/bench_determinate.py [--scales 14 16 18] [--roots 4] [--workers W]
-                                           [--table2] [--json FILE]
+                                           [--table2] [--scaling 5 14 16] [--json FILE]
+
+``--scaling``: search time with 1 .. W workers from the highest-degree root (median of 5).
 
 Output: markdown on stdout (for benchmarks/RESULTS.md), progress on stderr.
 """
@@ -114,6 +116,26 @@ def teps_table(scale: int, args) -> dict:
     return doc
 
 
+def worker_scaling(scale: int, ef: int, workers: int) -> dict:
+    """Median of 5 searches from the highest-degree root with 1 .. ``workers`` workers."""
+    from pygraph500.bfs import ALGORITHMS
+    from pygraph500.generator import kronecker
+    from pygraph500.graph import build_csr
+
+    g = build_csr(kronecker(scale, ef, (2, 3)))
+    root = int(np.argmax(g.degree()))
+    out = {}
+    for w in range(1, workers + 1):
+        ALGORITHMS["determinate"](g, root, workers=w)
+        times = []
+        for _ in range(5):
+            t0 = time.perf_counter()
+            ALGORITHMS["determinate"](g, root, workers=w, depth=False)
+            times.append(time.perf_counter() - t0)
+        out[w] = float(np.median(times))
+    return out
+
+
 def table2(args) -> list[dict]:
     from pygraph500.benchmark.roots import choose_roots
     from pygraph500.bfs import ALGORITHMS
@@ -152,18 +174,30 @@ def main(argv=None) -> None:
     import numba
 
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    p.add_argument("--scales", type=int, nargs="+", default=[14, 16, 18])
+    p.add_argument("--scales", type=int, nargs="*", default=[14, 16, 18])
     p.add_argument("--roots", type=int, default=4)
     p.add_argument("--workers", type=int, default=None)
     p.add_argument("--table2", action="store_true", help="also the paper's Table 2 and Fig. 9")
     p.add_argument("--table2-roots", type=int, default=16)
     p.add_argument("--cycles", type=float, default=50.0)
+    p.add_argument("--scaling", type=int, nargs="*", metavar="SCALE",
+                   help="also time 1 .. --workers workers from the highest-degree root at these "
+                        "scales (5 means 32 vertices, edgefactor 8: the per-level hand-off)")
     p.add_argument("--json", metavar="FILE")
     args = p.parse_args(argv)
     args.workers = args.workers or numba.get_num_threads()
     info = machine_info()
     print(f"Machine: {info['cpu']}, {info['cores']} cores, {info['memory']}; {info['date']}; "
           f"workers {args.workers}, numba threads {numba.get_num_threads()}\n")
+    if args.scaling:
+        print("| SCALE | " + " | ".join(f"{w} worker{'s' * (w > 1)} ms" for w in
+                                       range(1, args.workers + 1)) + " | speed-up |")
+        print("|---|" + "---|" * (args.workers + 1))
+        for sc in args.scaling:
+            t = worker_scaling(sc, 8 if sc <= 10 else 16, args.workers)
+            print(f"| {sc} | " + " | ".join(f"{t[w] * 1e3:.2f}" for w in t)
+                  + f" | {t[1] / t[args.workers]:.2f} |")
+        print()
     docs = [teps_table(s, args) for s in args.scales]
     print("| SCALE | chunk graph (build + 1st search) | graph chunks | determinate MTEPS | "
           "default MTEPS | scipy MTEPS | default / determinate | scipy / determinate | "

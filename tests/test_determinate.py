@@ -243,3 +243,19 @@ def test_cli_run_determinate_and_bad_flags():
                        (["-a", "gpu-queue", "--deterministic"], "--deterministic")):
         r = _cli("run", "-s", "6", "--roots", "1", "-q", *args)
         assert r.returncode == 2 and r.stderr.count("\n") == 1 and word in r.stderr, r.stderr
+
+
+def test_api_bfs_deterministic_is_the_canonical_tree():
+    import networkx as nx
+
+    import pygraph500
+    from pygraph500.errors import InputError
+
+    g = nx.gnm_random_graph(300, 900, seed=3)
+    _, csr = _graph([u for u, _ in g.edges], [v for _, v in g.edges], 300)
+    want = canonical_parents(csr, 7)
+    for algorithm in ("auto", "topdown-queue", "determinate"):
+        pred = pygraph500.bfs(g, 7, algorithm=algorithm, deterministic=True)
+        assert np.array_equal(pred, want)
+    with pytest.raises(InputError, match="deterministic"):
+        pygraph500.bfs(g, 7, algorithm="gpu-queue", deterministic=True)

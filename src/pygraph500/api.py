@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .bfs import DEFAULT_ALGORITHM, get_algorithm
+from .bfs import DEFAULT_ALGORITHM, DETERMINISTIC_ALGORITHMS, get_algorithm
 from .errors import InputError
 from .graph import CSRGraph, EdgeList, build_csr, from_networkx, from_scipy
 from .graph.relabel import search_in_original_labels
@@ -80,7 +80,7 @@ def as_csr(graph, source):
 
 
 def bfs(graph, source, *, return_predecessors=True, return_distances=False, algorithm="auto",
-        scipy_compatible=False):
+        scipy_compatible=False, deterministic=False):
     """Breadth-first search from ``source``: predecessors and/or distances, as numpy arrays.
 
     ``graph``: a CSRGraph (searched as it is), a square scipy.sparse matrix or array (stored
@@ -101,6 +101,9 @@ def bfs(graph, source, *, return_predecessors=True, return_distances=False, algo
     ``algorithm``: a name of ``pygraph500.ALGORITHMS``, or "auto" (the serial reference
     BFS below ``AUTO_SMALL_EDGES`` adjacency entries, else the parallel default).
     Several algorithms may pick different (equally valid) parents; distances never differ.
+    ``deterministic=True``: the canonical tree, each vertex's parent its smallest neighbour
+    one level nearer the source, whatever the algorithm (one of ``DETERMINISTIC_ALGORITHMS``)
+    and the number of threads.
 
     >>> import networkx as nx, pygraph500
     >>> pred, dist = pygraph500.bfs(nx.path_graph(4), 0, return_distances=True)
@@ -121,7 +124,13 @@ def bfs(graph, source, *, return_predecessors=True, return_distances=False, algo
     if algorithm == "auto":
         algorithm = "reference" if csr.num_directed_edges < AUTO_SMALL_EDGES else DEFAULT_ALGORITHM
     fn = get_algorithm(algorithm)
-    result = search_in_original_labels(fn, csr, root, depth=bool(return_distances))
+    options = {}
+    if deterministic:
+        if algorithm not in DETERMINISTIC_ALGORITHMS:
+            raise InputError(f"bfs: deterministic applies to {', '.join(DETERMINISTIC_ALGORITHMS)}"
+                             f"; not to {algorithm}")
+        options["deterministic"] = True
+    result = search_in_original_labels(fn, csr, root, depth=bool(return_distances), **options)
     out = []
     if return_predecessors:
         pred = np.asarray(result.parent, dtype=np.int64)

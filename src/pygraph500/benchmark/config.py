@@ -9,15 +9,14 @@ from dataclasses import dataclass
 
 from ..backend.arrays import BACKENDS
 from ..backend.threads import check_threads
-from ..bfs import DEFAULT_ALGORITHM, get_algorithm
+from ..bfs import DEFAULT_ALGORITHM, DETERMINISTIC_ALGORITHMS, get_algorithm
 from ..bfs.array import ARRAY_ALGORITHMS
 from ..errors import InputError
 from ..generator import check_scale, check_seed
 from ..graph.build import SORT_VERTICES
 from .roots import NUM_ROOTS
 
-__all__ = ["RunConfig", "GPU_ALGORITHMS", "DETERMINISTIC_ALGORITHMS", "KERNELS", "algorithm_options",
-           "search_labels"]
+__all__ = ["RunConfig", "GPU_ALGORITHMS", "KERNELS", "algorithm_options", "search_labels"]
 
 # Which timed kernels a run does: Graph500's kernel 2 (BFS), kernel 3 (SSSP), or both in the
 # order of the reference's graph500_reference_bfs_sssp (every BFS, then every SSSP).
@@ -25,10 +24,6 @@ KERNELS = {"bfs": ("bfs",), "sssp": ("sssp",), "both": ("bfs", "sssp")}
 
 # What backend "gpu" (or "auto") can run: the array-backend algorithms and direction-optimizing.
 GPU_ALGORITHMS = (*ARRAY_ALGORITHMS, "direction-optimizing")
-# What ``deterministic`` applies to: the compiled CPU algorithms (and determinate, which is so
-# by construction).
-DETERMINISTIC_ALGORITHMS = ("reference", "topdown-queue", "topdown-bitmap", "bottomup",
-                            "direction-optimizing", "spmv", "determinate")
 
 
 @dataclass

@@ -45,8 +45,11 @@ ALGORITHMS = {
     **ARRAY_ALGORITHMS,
 }
 DEFAULT_ALGORITHM = "direction-optimizing"
+# The algorithms that take ``deterministic=True`` (determinate is so by construction).
+DETERMINISTIC_ALGORITHMS = ("reference", "topdown-queue", "topdown-bitmap", "bottomup",
+                            "direction-optimizing", "spmv", "determinate")
 
-__all__ = ["ALGORITHMS", "DEFAULT_ALGORITHM", "BFSResult", "LevelStats", "LevelTable",
+__all__ = ["ALGORITHMS", "DEFAULT_ALGORITHM", "DETERMINISTIC_ALGORITHMS", "BFSResult", "LevelStats", "LevelTable",
            "get_algorithm"]
 
 
