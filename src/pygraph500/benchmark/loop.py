@@ -13,6 +13,7 @@ import time
 
 import numpy as np
 
+from ..errors import InputError
 from .config import RunConfig
 from .engine import Engine
 from .result import BenchmarkResult, SearchRun
@@ -89,6 +90,9 @@ def run_engine(engine: Engine, config: RunConfig, progress=None) -> BenchmarkRes
     report("construction", 1, 1)
 
     roots = engine.roots()
+    if not len(roots):  # the same on every rank: they all stop here
+        raise InputError("no search key: no vertex of the graph has an edge to another vertex "
+                         "(self-loops do not count)")
     labels = engine.labels(roots)
     runs: dict[str, list[SearchRun]] = {}
     for kernel in config.kernels:  # every BFS, then every SSSP, as the reference runs them

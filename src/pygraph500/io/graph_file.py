@@ -95,7 +95,7 @@ class GraphFile:
             if not 0 <= uid < self.num_vertices:
                 raise InputError(f"vertex {uid} is not a vertex{where} (ids are 0..{self.num_vertices - 1})")
             return uid
-        v = int(lookup_labels(self.labels, np.array([uid]))[0])
+        v = int(lookup_labels(self.labels, np.array([uid]))[0]) if -2**63 <= uid < 2**63 else -1
         if v < 0:
             raise InputError(f"vertex {uid} is not a vertex{where} (it is on no edge)")
         return v

@@ -3,6 +3,8 @@ file at once, parsed in parallel by scipy. Vertices are the row/column numbers m
 a symmetric file is an undirected graph, each edge stored once (lower triangle)."""
 from __future__ import annotations
 
+import io
+
 import numpy as np
 
 from ..errors import InputError
@@ -10,6 +12,70 @@ from .file_access import atomic_writer
 from .weight_files import NO_WEIGHTS_HINT, float32_weights
 
 __all__ = ["read_mtx", "write_mtx"]
+
+
+class _NewlineTerminated(io.RawIOBase):
+    """A stream that ends with a newline. scipy's reader (fast_matrix_market) reads past the
+    end of a file whose last token stops inside a number's exponent ("9E", a truncated
+    file) and crashes the process (SIGSEGV); a final newline keeps it inside."""
+
+    def __init__(self, stream):
+        self._stream = stream
+        self._last = b"\n"
+        self._done = False
+
+    def readable(self):
+        return True
+
+    def close(self):
+        self._stream.close()
+        super().close()
+
+    def readinto(self, buf):
+        got = self._stream.readinto(buf)
+        if got:
+            self._last = bytes(buf[got - 1:got])
+            return got
+        if self._done or self._last == b"\n" or not len(buf):
+            return 0
+        self._done = True
+        buf[0:1] = b"\n"
+        return 1
+
+
+def _open(path):
+    lower = path.lower()
+    if lower.endswith(".gz"):
+        import gzip
+
+        return gzip.open(path, "rb")
+    if lower.endswith(".bz2"):
+        import bz2
+
+        return bz2.open(path, "rb")
+    return open(path, "rb")
+
+
+def _source(path):
+    """What ``scipy.io.mmread`` may read: the path itself when the (decompressed) file ends
+    with a newline, else a stream that adds one. InputError for a NUL byte, which is in no
+    text file and which scipy's reader also runs past."""
+    last = b"\n"
+    offset = 0
+    with _open(path) as f:
+        while True:
+            block = f.read(1 << 24)
+            if not block:
+                break
+            nul = block.find(b"\0")
+            if nul >= 0:
+                raise InputError(f"{path}: byte {offset + nul} is NUL: not a Matrix Market "
+                                 f"text file")
+            offset += len(block)
+            last = block[-1:]
+    if last == b"\n" and not path.lower().endswith((".gz", ".bz2")):
+        return path
+    return io.BufferedReader(_NewlineTerminated(_open(path)))
 
 
 def read_mtx(path, size, limit, report, weights=False):
@@ -23,7 +89,12 @@ def read_mtx(path, size, limit, report, weights=False):
             raise InputError(f"{path}: complex Matrix Market values are not edge weights")
         if weights and field == "pattern":
             raise InputError(f"{path}: a pattern Matrix Market file has no weights; {NO_WEIGHTS_HINT}")
-        a = scipy.io.mmread(path)
+        source = _source(path)
+        try:
+            a = scipy.io.mmread(source)
+        finally:
+            if source is not path:
+                source.close()
     except InputError:
         raise
     except (ValueError, OSError, EOFError, IndexError, TypeError, OverflowError) as exc:

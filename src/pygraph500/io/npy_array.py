@@ -2,6 +2,10 @@
 written as int64)."""
 from __future__ import annotations
 
+import tokenize
+import zipfile
+import zlib
+
 import numpy as np
 
 from ..errors import InputError
@@ -9,7 +13,13 @@ from . import chunks
 from .file_access import atomic_writer
 from .g500_binary import write_int64_pairs
 
-__all__ = ["read_npy", "write_npy"]
+__all__ = ["read_npy", "write_npy", "NUMPY_FILE_ERRORS"]
+
+# What numpy.load raises on a damaged .npy or .npz: its header is parsed as a Python literal
+# (SyntaxError, tokenize.TokenError), a shape or dtype may be nonsense, an archive broken.
+NUMPY_FILE_ERRORS = (ValueError, TypeError, OSError, EOFError, KeyError, OverflowError,
+                     SyntaxError, tokenize.TokenError, NotImplementedError, zipfile.BadZipFile,
+                     zlib.error)
 
 
 def read_npy(path, size, limit, report):
@@ -17,7 +27,7 @@ def read_npy(path, size, limit, report):
     copied in chunks."""
     try:
         arr = np.load(path, mmap_mode="r", allow_pickle=False)
-    except (ValueError, OSError, EOFError) as exc:
+    except NUMPY_FILE_ERRORS as exc:
         raise InputError(f"{path}: not a NumPy .npy array: {exc}") from None
     if arr.ndim != 2 or arr.shape[1] < 2 or not np.issubdtype(arr.dtype, np.integer):
         raise InputError(f"{path}: a .npy edge list is an (M, 2) integer array, got "

@@ -8,6 +8,7 @@ import numpy as np
 from ..errors import InputError
 from . import chunks
 from .file_access import atomic_writer
+from .npy_array import NUMPY_FILE_ERRORS
 from .weight_files import NO_WEIGHTS_HINT, float32_weights
 
 __all__ = ["read_npz", "write_npz"]
@@ -36,7 +37,7 @@ def read_npz(path, size, limit, report, weights=False):
             directed = bool(z["directed"]) if "directed" in keys else False
     except InputError:
         raise
-    except (ValueError, OSError, EOFError, KeyError) as exc:
+    except NUMPY_FILE_ERRORS as exc:
         raise InputError(f"{path}: not a NumPy .npz archive of an edge list: {exc}") from None
     report("reading", size, size)
     for name, a in (("src", src), ("dst", dst)):

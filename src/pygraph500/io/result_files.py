@@ -3,12 +3,14 @@ reports written (atomically, through ``file_access.atomic_writer``)."""
 from __future__ import annotations
 
 import json
+import warnings
 
 import numpy as np
 
 from ..errors import InputError
 from . import text_kernels
 from .file_access import atomic_writer, check_writable, open_error
+from .npy_array import NUMPY_FILE_ERRORS
 
 __all__ = ["read_parents", "write_json", "SEARCH_TABLE_SUFFIXES", "check_search_table_path",
            "write_search_table"]
@@ -26,11 +28,15 @@ def _read_vector(path: str, text_dtype, what: str) -> np.ndarray:
         if path.endswith(".npy"):
             arr = np.load(path, allow_pickle=False)
         else:
-            arr = np.loadtxt(path, dtype=text_dtype, comments="#", ndmin=1)
+            with warnings.catch_warnings():  # an empty file: said below, not warned about
+                warnings.simplefilter("ignore", UserWarning)
+                arr = np.loadtxt(path, dtype=text_dtype, comments="#", ndmin=1)
     except OSError as exc:
         raise open_error(path, exc) from None
-    except (ValueError, EOFError) as exc:
+    except NUMPY_FILE_ERRORS as exc:
         raise InputError(f"{path}: not a {what}: {exc}") from None
+    if arr.size == 0:
+        raise InputError(f"{path}: empty: no {what} in it")
     return arr
 
 
