@@ -259,3 +259,16 @@ def test_api_bfs_deterministic_is_the_canonical_tree():
         assert np.array_equal(pred, want)
     with pytest.raises(InputError, match="deterministic"):
         pygraph500.bfs(g, 7, algorithm="gpu-queue", deterministic=True)
+
+
+def test_run_builds_the_chunk_graph_as_construction():
+    """``graph500 run`` builds the trees of chunks with kernel 1 (timed as construction),
+    not inside the warm-up search."""
+    from pygraph500.benchmark import RunConfig
+    from pygraph500.benchmark.embedded import EmbeddedEngine
+    from pygraph500.bfs.determinate.search import _graphs
+
+    engine = EmbeddedEngine(RunConfig(scale=8, algorithm="determinate", num_roots=1))
+    engine.load()
+    engine.build()
+    assert id(engine.graph) in _graphs

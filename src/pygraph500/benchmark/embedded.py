@@ -87,7 +87,12 @@ class EmbeddedEngine(Engine):
         self.edges = kronecker(c.scale, c.edgefactor, c.seed, weights=c.weighted)
 
     def build(self) -> None:
+        """Kernel 1, and whatever form of the graph the BFS algorithm searches instead of the
+        CSR (its ``prepare``, e.g. determinate's trees of chunks): construction, timed."""
         self.graph = self.kernel1(self.edges)
+        prepare = getattr(self.bfs, "prepare", None)
+        if prepare is not None and "bfs" in self.config.kernels:
+            prepare(self.graph)
         self.backend.synchronize()
 
     def roots(self) -> np.ndarray:
