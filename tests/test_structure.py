@@ -23,7 +23,8 @@ ALLOWED = {
     "io": {"graph"},
     "apsp": {"generator", "graph", "io"},
     "report": {"bfs", "sssp", "distributed", "io", "validate"},
-    "benchmark": {"bfs", "sssp", "distributed", "generator", "graph", "io", "report", "validate"},
+    "benchmark": {"bfs", "sssp", "distributed", "generator", "graph", "io", "report", "validate",
+                  "primitives"},
 }
 ALWAYS = {"errors", "backend"}
 

@@ -14,6 +14,7 @@ import time
 import numpy as np
 
 from ..errors import InputError
+from ..primitives.numba_cache import compiled_before, note_compiled
 from .config import RunConfig
 from .engine import Engine
 from .result import BenchmarkResult, SearchRun
@@ -72,9 +73,15 @@ def run_engine(engine: Engine, config: RunConfig, progress=None) -> BenchmarkRes
     """The whole benchmark on ``engine``. ``progress(phase, done, total)`` is called as work
     advances (the CLI prints it on stderr; pass None on the processes that stay silent)."""
     report = progress or _silent
+    cold = not compiled_before()  # numba compiles the kernels once per install (a minute)
+    phase = "compiling kernels (once per install)" if cold else "warm-up"
+    report(phase, 0, 1)
     t0 = time.perf_counter()
     engine.warm_up()
     warmup_time = engine.elapsed(t0)
+    report(phase, 1, 1)
+    if cold:
+        note_compiled()
 
     if engine.load_phase:
         report(engine.load_phase, 0, 1)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import hashlib
 import os
 
-__all__ = ["install"]
+__all__ = ["install", "compiled_before", "note_compiled"]
 
 _PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # pygraph500/
 
@@ -69,3 +69,29 @@ def install():
                   "from_function": classmethod(from_function)}) for base in bases]
     if not any(c.__name__ == made[0].__name__ for c in impl._locator_classes):
         impl._locator_classes[0:0] = made
+
+
+def _markers() -> list[str]:
+    """Where a note "this code was compiled here" can go: beside the in-tree cache, else in
+    the user's cache directory (a read-only install)."""
+    name = "compiled-" + _package_stamp().hex()[:16]
+    return [os.path.join(_PACKAGE_DIR, "__pycache__", name),
+            os.path.join(os.path.expanduser("~"), ".cache", "pygraph500", name)]
+
+
+def compiled_before() -> bool:
+    """Whether a run has finished compiling this version of the package's kernels here (so
+    numba's cache holds them): the first run after an install or an edit says it compiles."""
+    return any(os.path.exists(m) for m in _markers())
+
+
+def note_compiled() -> None:
+    """Record that the kernels are compiled (in the first writable place of ``_markers``)."""
+    for marker in _markers():
+        try:
+            os.makedirs(os.path.dirname(marker), exist_ok=True)
+            with open(marker, "w"):
+                pass
+            return
+        except OSError:
+            continue
