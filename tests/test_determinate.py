@@ -272,3 +272,17 @@ def test_run_builds_the_chunk_graph_as_construction():
     engine.load()
     engine.build()
     assert id(engine.graph) in _graphs
+
+
+def test_concurrent_searches_on_one_graph():
+    """Searches from several Python threads (different worker counts share the graph's
+    spare chunks) each get their own right tree."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    _, g = _kron(10)
+    roots = [int(r) for r in np.flatnonzero(np.diff(g.indptr))[:6]]
+    want = {r: canonical_parents(g, r) for r in roots}
+    with ThreadPoolExecutor(3) as ex:
+        got = list(ex.map(lambda r: bfs_determinate(g, r, workers=1 + r % 3).parent, roots))
+    for r, parent in zip(roots, got):
+        assert np.array_equal(parent, want[r])

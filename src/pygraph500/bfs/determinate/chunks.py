@@ -19,7 +19,8 @@ neighbour (so an element carries both ends of its edge). Vertices without neighb
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+import threading
+from dataclasses import dataclass, field
 
 import numpy as np
 from numba import njit, prange
@@ -122,6 +123,8 @@ class ChunkGraph:
     num_vertices: int
     graph_chunks: int
     degree: np.ndarray
+    # one search at a time writes the spare chunks (whatever its number of workers)
+    lock: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
 
     def grow(self) -> None:
         """Twice the room for a search's chunks (the graph's chunks kept); ResourceError

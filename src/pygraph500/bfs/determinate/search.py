@@ -123,7 +123,6 @@ class _Pool:
         self.counts = np.zeros((workers, STAT_COLUMNS), np.int64)
         self.rng = np.zeros((workers, 8), np.uint64)
         self.threads = ThreadPoolExecutor(workers) if workers > 1 else None
-        self.lock = threading.Lock()  # one search at a time on these arrays
 
     def grow(self, flag: int) -> None:
         """Double whatever ran out."""
@@ -157,7 +156,7 @@ class _Pool:
 
     def search(self, root: int, randomised: bool, seed: int):
         """(parent array, per-level statistics) or None when an array ran out (the caller
-        holds ``lock``)."""
+        holds the chunk graph's ``lock``)."""
         cg = self.cg
         mem = cg.mem
         ctr = self.ctr
@@ -242,7 +241,7 @@ def bfs_determinate(graph, root, *, workers=None, schedule="depth-first", seed=0
     if schedule not in SCHEDULES:
         raise InputError(f"schedule must be one of {', '.join(SCHEDULES)}; got {schedule!r}")
     pool = _pool(graph, int(w))
-    with pool.lock:
+    with pool.cg.lock:  # one search at a time on the graph's spare chunks and these arrays
         while True:
             got = pool.search(r, schedule == "random", seed)
             if got is not None:
