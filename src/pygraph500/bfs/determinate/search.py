@@ -2,9 +2,10 @@
 
 The graph is converted once into the paper's form (``chunks.build_chunk_graph``; kept with
 the CSRGraph for later searches, as the paper keeps it for every root). ``graph500 run``
-builds it with kernel 1 (``bfs_determinate.prepare``): its time is construction time. Each level runs the two task trees of ``tasks`` on W
-workers (``runtime``) and ends when no task is pending (the paper's "pinch" between
-levels); the parent vector, a tree of chunks, becomes the parent array at the end.
+builds it with kernel 1 (``bfs_determinate.prepare``): its time is construction time. Each
+level runs the two task trees of ``tasks`` on W workers (``runtime``) and ends when both
+have finished (the paper's "pinch" between levels); the parent vector, a tree of chunks,
+becomes the parent array at the end.
 
 The result is determinate: every merge keeps the first defined value of inputs taken in
 vertex order, so a vertex's parent is its smallest neighbour one level up whatever the
