@@ -49,8 +49,8 @@ DEFAULT_ALGORITHM = "direction-optimizing"
 DETERMINISTIC_ALGORITHMS = ("reference", "topdown-queue", "topdown-bitmap", "bottomup",
                             "direction-optimizing", "spmv", "determinate")
 
-__all__ = ["ALGORITHMS", "DEFAULT_ALGORITHM", "DETERMINISTIC_ALGORITHMS", "BFSResult", "LevelStats", "LevelTable",
-           "get_algorithm"]
+__all__ = ["ALGORITHMS", "DEFAULT_ALGORITHM", "DETERMINISTIC_ALGORITHMS", "BFSResult", "LevelStats",
+           "LevelTable", "get_algorithm"]
 
 
 def get_algorithm(name: str):

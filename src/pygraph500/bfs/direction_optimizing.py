@@ -31,7 +31,7 @@ from .steps.bottom_up import bottom_up_level
 from .steps.level_log import log_close, log_level, log_room, log_table
 from .steps.queue_topdown import topdown_level_parallel, topdown_levels_serial
 from .steps.search_state import end_search, new_search, start_queue_search
-from .types import BOTTOM_UP, TOP_DOWN, BFSResult, check_root
+from .types import BOTTOM_UP, TOP_DOWN, BFSResult, check_positive, check_root
 
 __all__ = ["bfs_direction_optimizing"]
 
@@ -103,16 +103,6 @@ def _search(indptr, indices, root, parent, depth, visited, q, q2, alpha, beta, l
     return end_search(parent, depth, visited, nthreads, stats, dirs, batches, state)
 
 
-def _check_param(name, value):
-    try:
-        x = float(value)
-    except (TypeError, ValueError):
-        raise InputError(f"{name} must be a positive number, got {value!r}") from None
-    if not x > 0:
-        raise InputError(f"{name} must be a positive number, got {value!r}")
-    return x
-
-
 def bfs_direction_optimizing(graph: CSRGraph, root, *, alpha=15.0, beta=18.0, depth=True,
                              deterministic=False, **options) -> BFSResult:
     """Direction-optimizing BFS from ``root`` (Beamer et al.), parallel over numba's threads.
@@ -133,8 +123,8 @@ def bfs_direction_optimizing(graph: CSRGraph, root, *, alpha=15.0, beta=18.0, de
     ``deterministic=True`` makes "auto" run here, and a GPU named outright an InputError.
     Other options are accepted for registry uniformity and ignored.
     """
-    alpha = _check_param("alpha", alpha)
-    beta = _check_param("beta", beta)
+    alpha = check_positive("alpha", alpha)
+    beta = check_positive("beta", beta)
     det = bool(deterministic)
     backend = options.get("backend", "cpu")
     if backend != "cpu" and not (det and backend == "auto"):

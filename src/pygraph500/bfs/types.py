@@ -15,7 +15,7 @@ import numpy as np
 from ..errors import InputError
 
 __all__ = ["LevelStats", "LevelTable", "BFSResult", "TOP_DOWN", "BOTTOM_UP", "DIRECTIONS",
-           "check_root"]
+           "check_root", "check_positive"]
 
 # Direction codes of LevelTable.direction_code.
 TOP_DOWN = 0
@@ -293,3 +293,15 @@ def check_root(graph, root) -> int:
             f"(labels 0..{graph.num_vertices - 1})"
         )
     return r
+
+
+def check_positive(name: str, value) -> float:
+    """``value`` as a positive float (``inf`` allowed): a search's tuning parameter (alpha,
+    beta, delta); InputError naming ``name`` otherwise."""
+    try:
+        x = float(value)
+    except (TypeError, ValueError):
+        raise InputError(f"{name} must be a positive number, got {value!r}") from None
+    if not x > 0:
+        raise InputError(f"{name} must be a positive number, got {value!r}")
+    return x

@@ -44,10 +44,10 @@ import numpy as np
 
 from ..bfs.array.search import resolve_backend
 from ..bfs.array.steps import as_backend_graph
-from ..bfs.types import LevelTable
+from ..bfs.types import LevelTable, check_positive
 from ..errors import InputError
 from ..graph.types import CSRGraph
-from .delta_stepping import check_delta, default_delta
+from .delta_stepping import default_delta
 from .state import check_search
 from .types import SSSPResult
 
@@ -169,7 +169,8 @@ def sssp_bellman_ford(graph: CSRGraph, root, *, backend="cpu", on_device=False,
         raise InputError(f"scatter must be 'auto', 'at' or 'sort', got {scatter!r}")
     be = resolve_backend(backend)
     r = check_search(graph, root)
-    split = NEAR_FAR_SCALE * default_delta(graph) if delta is None else check_delta(delta)
+    split = (NEAR_FAR_SCALE * default_delta(graph) if delta is None
+             else check_positive("delta", delta))
     n = graph.num_vertices
     be.require(estimate_bytes(n, int(graph.indptr[-1])),
                f"a {be.name} Bellman-Ford search of {n} vertices")

@@ -55,7 +55,7 @@ import numba
 import numpy as np
 from numba import njit, prange
 
-from ..errors import InputError
+from ..bfs.types import check_positive
 from ..graph.types import CSRGraph
 from ..primitives import cas, clock_ns, fetch_add, fetch_or
 from ..primitives.bits import f32_bits
@@ -65,7 +65,7 @@ from .state import (check_search, finish_state, init_state, log_close, log_grow,
                     new_phase_log, phase_table, prefetch, word_distance)
 from .types import SSSPResult
 
-__all__ = ["sssp_delta_stepping", "default_delta", "check_delta", "DELTA_SCALE", "SERIAL_WORK",
+__all__ = ["sssp_delta_stepping", "default_delta", "DELTA_SCALE", "SERIAL_WORK",
            "PARALLEL_TAKE", "TIME_GRAIN"]
 
 # delta = DELTA_SCALE * mean weight / average degree (see the module docstring).
@@ -443,17 +443,6 @@ def default_delta(graph: CSRGraph) -> float:
     return DELTA_SCALE * wmean / (m / n)
 
 
-def check_delta(delta) -> float:
-    """``delta`` as a positive float (``inf`` allowed); InputError otherwise."""
-    try:
-        x = float(delta)
-    except (TypeError, ValueError):
-        raise InputError(f"delta must be a positive number, got {delta!r}") from None
-    if not x > 0:
-        raise InputError(f"delta must be a positive number, got {delta!r}")
-    return x
-
-
 def sssp_delta_stepping(graph: CSRGraph, root, *, delta=None, **options) -> SSSPResult:
     """Shortest paths from ``root`` by parallel delta-stepping (see the module docstring).
 
@@ -464,7 +453,7 @@ def sssp_delta_stepping(graph: CSRGraph, root, *, delta=None, **options) -> SSSP
     uniformity and ignored.
     """
     r = check_search(graph, root)
-    d = default_delta(graph) if delta is None else check_delta(delta)
+    d = default_delta(graph) if delta is None else check_positive("delta", delta)
     n = graph.num_vertices
     nthreads = numba.get_num_threads()
     state = init_state(n, r)
