@@ -690,6 +690,15 @@ def run_graph(spec: dict, systems: list[str], args) -> dict:
     return doc
 
 
+def pick_algorithms(ap, names, known, default) -> list[str]:
+    """``names`` checked against the registry ``known`` (an unknown one is a usage error of
+    ``ap``), the default algorithm first."""
+    unknown = [a for a in names if a not in known]
+    if unknown:
+        ap.error(f"unknown algorithm(s) {', '.join(unknown)}; known: {', '.join(known)}")
+    return [default] + [a for a in names if a != default]
+
+
 def hmean_teps(times, nedge) -> float:
     t = np.asarray(times, dtype=np.float64)
     m = np.asarray(nedge[:len(t)], dtype=np.float64)
@@ -860,11 +869,8 @@ def main(argv=None) -> None:
 
     from pygraph500.bfs import ALGORITHMS, DEFAULT_ALGORITHM
 
-    algos = args.algorithms if args.algorithms is not None else list(ALGORITHMS)
-    unknown = [a for a in algos if a not in ALGORITHMS]
-    if unknown:
-        ap.error(f"unknown algorithm(s) {', '.join(unknown)}; known: {', '.join(ALGORITHMS)}")
-    algos = [DEFAULT_ALGORITHM] + [a for a in algos if a != DEFAULT_ALGORITHM]
+    algos = pick_algorithms(ap, args.algorithms if args.algorithms is not None
+                            else list(ALGORITHMS), ALGORITHMS, DEFAULT_ALGORITHM)
     missing = {}
     peers = []
     for p in args.peers:

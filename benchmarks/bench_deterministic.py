@@ -28,7 +28,8 @@ import sys
 import time
 
 import numpy as np
-from bench_bfs import fmt_ratio, hmean_teps, machine_info  # this folder: one copy of each
+from bench_bfs import (fmt_ratio, hmean_teps, machine_info,  # this folder: one copy of each
+                       pick_algorithms)
 
 COMPILED = ["direction-optimizing", "topdown-queue", "topdown-bitmap", "bottomup", "reference"]
 
@@ -79,10 +80,7 @@ def main(argv=None) -> None:
     from pygraph500.graph import build_csr
     from pygraph500.validate import count_component_edges
 
-    algos = [DEFAULT_ALGORITHM] + [a for a in args.algorithms if a != DEFAULT_ALGORITHM]
-    unknown = [a for a in algos if a not in ALGORITHMS]
-    if unknown:
-        ap.error(f"unknown algorithm(s) {', '.join(unknown)}; known: {', '.join(ALGORITHMS)}")
+    algos = pick_algorithms(ap, args.algorithms, ALGORITHMS, DEFAULT_ALGORITHM)
     threads = numba.get_num_threads()
     info = machine_info()
     print(f"## deterministic=True: its cost ({info['date']})\n")

@@ -49,7 +49,8 @@ import sys
 import time
 
 import numpy as np
-from bench_bfs import fmt_ratio, hmean_teps, machine_info  # this folder: one copy of each
+from bench_bfs import (fmt_ratio, hmean_teps, machine_info,  # this folder: one copy of each
+                       pick_algorithms)
 
 PEERS = ["scipy", "networkit"]
 PEER_THREADS = 1  # both peers' SSSP are serial
@@ -325,11 +326,8 @@ def main(argv=None) -> None:
     import numba
     from pygraph500.sssp import ALGORITHMS, DEFAULT_ALGORITHM
 
-    algos = args.algorithms if args.algorithms is not None else list(ALGORITHMS)
-    unknown = [a for a in algos if a not in ALGORITHMS]
-    if unknown:
-        ap.error(f"unknown algorithm(s) {', '.join(unknown)}; known: {', '.join(ALGORITHMS)}")
-    algos = [DEFAULT_ALGORITHM] + [a for a in algos if a != DEFAULT_ALGORITHM]
+    algos = pick_algorithms(ap, args.algorithms if args.algorithms is not None
+                            else list(ALGORITHMS), ALGORITHMS, DEFAULT_ALGORITHM)
     systems = [Ours(a) for a in algos]
     missing = []
     for p in args.peers:
