@@ -10,6 +10,7 @@ change a compiled function, so editing them keeps the cache).
 """
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 
@@ -18,8 +19,10 @@ __all__ = ["install", "compiled_before", "note_compiled"]
 _PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # pygraph500/
 
 
+@functools.cache
 def _package_stamp():
-    """A digest of every module of the package that uses numba (path and contents)."""
+    """A digest of every module of the package that uses numba (path and contents), read
+    once per process (numba's cache stamp and the compiled marker share it)."""
     h = hashlib.sha256()
     for top, dirs, files in os.walk(_PACKAGE_DIR):
         dirs[:] = sorted(d for d in dirs if d != "__pycache__")
@@ -52,12 +55,8 @@ def install():
                  or caching._UserWideCacheLocator)
     except (ImportError, AttributeError):
         return
-    stamp = []
-
     def get_source_stamp(self):
-        if not stamp:
-            stamp.append(_package_stamp())
-        return stamp[0]
+        return _package_stamp()
 
     def from_function(cls, py_func, py_file):
         if not _inside_package(py_file):
