@@ -111,8 +111,21 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--unit-weights", action="store_true",
                      help="kernel 3 on an --input file without weights: every weight 1.0")
     run.add_argument("--distributed", action="store_true",
-                     help="use the distributed (1D, MPI) engine even with one process; it is "
+                     help="use the distributed (MPI) engine even with one process; it is "
                           "chosen automatically when mpiexec starts more than one")
+    run.add_argument("--partition", choices=["1d", "2d"], default="1d",
+                     help="distributed runs: 1d (default; vertex v on process v %% P, thesis "
+                          "chapter 4) or 2d (paper 001: an R x C mesh; the frontier is "
+                          "allgathered in processor-columns, discovered pairs sent within "
+                          "processor-rows in compressed packets). 2d alone runs the 2D engine "
+                          "on one process")
+    run.add_argument("--grid", metavar="RxC", default=None,
+                     help="--partition 2d: the mesh, R rows x C columns with R * C = P "
+                          "(default: R <= C as close as P allows, paper 001 Table 1: 2 -> 1x2, "
+                          "4 -> 2x2, 6 -> 2x3, 8 -> 2x4)")
+    run.add_argument("--compress", choices=["vlq", "none"], default=None,
+                     help="--partition 2d: fold packets as delta + VLQ codes (default; paper "
+                          "001 4.2) or raw pairs of vertex ids")
 
     gen = sub.add_parser(
         "generate", help="write the Kronecker edge list (and kernel 3's weights) to files",
@@ -253,7 +266,8 @@ def _cmd_run(args) -> int:
                    prune=args.prune, backend=args.backend, distributed=args.distributed,
                    record_levels=args.levels or bool(args.json), kernel=args.kernel,
                    sssp_algorithm=args.sssp_algorithm, unit_weights=args.unit_weights,
-                   deterministic=args.deterministic, workers=args.workers)
+                   deterministic=args.deterministic, workers=args.workers,
+                   partition=args.partition, grid=args.grid, compress=args.compress)
     if args.algorithm is not None:  # else the engine's default
         options["algorithm"] = args.algorithm
     launch = Launch(RunConfig(**options))
@@ -281,10 +295,11 @@ def _print_run(result, args) -> None:
         if result.distributed is None:
             print(format_levels(first.levels, title))
         else:
-            p = result.num_processes
+            p, dist = result.num_processes, result.distributed
+            how = (f"--prune {dist['prune']}" if dist["partition"] == "1d" else
+                   f"2D {dist['grid'][0]}x{dist['grid'][1]} mesh, --compress {dist['compress']}")
             print(format_dist_levels(first.levels, f"{title} ({p} process"
-                                     f"{'es' if p > 1 else ''}, {result.distributed['algorithm']}, "
-                                     f"--prune {result.distributed['prune']})"))
+                                     f"{'es' if p > 1 else ''}, {dist['algorithm']}, {how})"))
     if args.json:
         write_json(result_json(result), args.json)
     if not result.valid:
@@ -418,7 +433,8 @@ def _cmd_compare(args) -> int:
 # parameter first ("num_roots must be ..."), the command's one-line errors its flag.
 _RUN_FLAGS = {"num_roots": "--roots", "sort_vertices": "--sort-vertices", "backend": "--backend",
               "algorithm": "--algorithm", "prune": "--prune", "input": "--input",
-              "kernel": "--kernel", "deterministic": "--deterministic", "workers": "--workers"}
+              "kernel": "--kernel", "deterministic": "--deterministic", "workers": "--workers",
+              "partition": "--partition", "grid": "--grid", "compress": "--compress"}
 
 
 def _as_flags(message: str) -> str:

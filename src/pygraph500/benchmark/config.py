@@ -22,6 +22,9 @@ __all__ = ["RunConfig", "GPU_ALGORITHMS", "KERNELS", "algorithm_options", "searc
 # order of the reference's graph500_reference_bfs_sssp (every BFS, then every SSSP).
 KERNELS = {"bfs": ("bfs",), "sssp": ("sssp",), "both": ("bfs", "sssp")}
 
+# How the distributed engine splits the graph: 1D (thesis chapter 4) or the 2D mesh (paper 001).
+PARTITIONS = ("1d", "2d")
+
 # What backend "gpu" (or "auto") can run: the array-backend algorithms and direction-optimizing.
 GPU_ALGORITHMS = (*ARRAY_ALGORITHMS, "direction-optimizing")
 
@@ -50,6 +53,9 @@ class RunConfig:
     unit_weights: bool = False        # an input file without weights: every weight 1.0
     deterministic: bool = False       # BFS: the canonical tree (smallest parent one level up)
     workers: int | None = None        # determinate: task workers (None: the thread count)
+    partition: str = "1d"             # distributed engine: PARTITIONS (2d: paper 001's mesh)
+    grid: str | None = None           # 2d: the mesh "RxC" (None: distributed.grid.mesh_shape)
+    compress: str | None = None       # 2d: fold packets, "vlq" (default) or "none"
 
     @property
     def kernels(self) -> tuple[str, ...]:
@@ -106,6 +112,12 @@ class RunConfig:
             if not isinstance(self.workers, int) or not 1 <= self.workers <= 1024:
                 raise InputError(f"workers must be an integer in [1, 1024], got "
                                  f"{self.workers!r}")
+        if self.partition not in PARTITIONS:
+            raise InputError(f"partition must be one of {', '.join(PARTITIONS)}; got "
+                             f"{self.partition!r}")
+        if (self.grid is not None or self.compress is not None) and self.partition != "2d":
+            raise InputError(f"{'grid' if self.grid is not None else 'compress'} applies to "
+                             f"partition 2d")
         if self.prune is not None and not distributed:
             raise InputError("prune applies to distributed runs only (mpiexec -n P, or the "
                              "distributed engine asked for)")

@@ -73,7 +73,7 @@ def check_distributed(config: RunConfig, comm=None) -> None:
     if config.sort_vertices is not None:
         raise InputError("sort_vertices is not supported by the distributed engine (run "
                          "`graph500 run --sort-vertices` without mpiexec)")
-    if comm is not None:
+    if comm is not None and config.partition == "1d":  # the 2D engine checks its own
         n, m = 1 << config.scale, config.edgefactor << config.scale
         what = f"SCALE {config.scale}, edgefactor {config.edgefactor} on {comm.size} processes"
         require_memory(estimate_rank_bytes(n, m, comm.size, config.weighted) * comm.local_size,
@@ -134,11 +134,14 @@ def estimate_rank_bytes(num_vertices: int, num_edges: int, size: int,
 
 def combine_levels(per_rank: list[dict]) -> list[dict]:
     """Per-level dicts from every rank's level columns: sums (counts) and maxima (times) in
-    the embedded fields and the distributed ones, and ``per_rank`` lists."""
+    the embedded fields and the distributed ones, and ``per_rank`` lists. Every level says
+    ``expand_bytes``, ``fold_bytes`` and ``fold_bytes_raw`` (1D: a bottom-up level's bitmap
+    allgather is its expand, a top-down level's pairs its fold, uncompressed)."""
     nlev = len(per_rank[0]["queue"])
+    fields = list(per_rank[0])
     out = []
     for i in range(nlev):
-        pr = {k: [lv[k][i].item() for lv in per_rank] for k in LEVEL_FIELDS}
+        pr = {k: [lv[k][i].item() for lv in per_rank] for k in fields}
         row = {
             "level": i,
             "frontier": int(sum(pr["queue"])),
@@ -149,10 +152,14 @@ def combine_levels(per_rank: list[dict]) -> list[dict]:
         }
         row["unique_ratio"] = (row["discovered"] / row["edges_examined"]
                                if row["edges_examined"] else 0.0)
-        for k in LEVEL_FIELDS:
+        for k in fields:
             if k in ("direction", "queue", "time"):
                 continue
             row[k] = float(max(pr[k])) if k.endswith("_time") else int(sum(pr[k]))
+        if "fold_bytes" not in row:  # 1D: a top-down level's alltoallv is its fold
+            td = row["direction"] == "top-down"
+            row["expand_bytes"] = 0 if td else row["sent_bytes"]
+            row["fold_bytes"] = row["fold_bytes_raw"] = row["sent_bytes"] if td else 0
         row["prune_ratio"] = row["nlf_pruned"] / row["nlf"] if row["nlf"] else 0.0
         row["per_rank"] = pr
         out.append(row)
@@ -199,7 +206,7 @@ class DistributedEngine(Engine):
     kernels = ("bfs", "sssp")
 
     def __init__(self, config: RunConfig, comm):
-        check_distributed(config, comm)
+        self.check(config, comm)
         self.config, self.comm = config, comm
         self.prune = config.prune or DEFAULT_PRUNE
         self.threads = set_threads(config.threads if config.threads is not None
@@ -211,6 +218,11 @@ class DistributedEngine(Engine):
         self.backend = rank_backend(config, comm)
         self.exchange = DeviceExchange(comm, self.backend) if self.backend.is_gpu else None
         self.edges = self.graph = self._searcher = self._sssp = None
+
+    @staticmethod
+    def check(config: RunConfig, comm) -> None:
+        """InputError or ResourceError before any work (every rank)."""
+        check_distributed(config, comm)
 
     def barrier(self) -> None:
         self.comm.barrier()
@@ -315,8 +327,9 @@ class DistributedEngine(Engine):
             "algorithm": self.config.algorithm,
             "prune": self.prune,
             "num_processes": comm.size,
-            "partition": "1D: vertex v on rank v % P (local id v // P); rank r generates edge "
-                         "tuples [M r / P, M (r + 1) / P)",
+            "partition": "1d",
+            "layout": "1D: vertex v on rank v % P (local id v // P); rank r generates edge "
+                      "tuples [M r / P, M (r + 1) / P)",
             "communicator": type(comm).__name__,
             "mpi_library": comm.library,
             "threads_per_rank": self.threads,

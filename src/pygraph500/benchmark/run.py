@@ -15,6 +15,7 @@ from ..distributed.comm import abort_on_error, collective_check, world
 from ..errors import InputError
 from .config import RunConfig
 from .distributed import DistributedEngine, check_distributed
+from .distributed2d import Distributed2DEngine, check_2d
 from .embedded import EmbeddedEngine, FileEngine
 from .engine import Engine
 from .loop import run_engine
@@ -27,6 +28,8 @@ def make_engine(config: RunConfig, comm=None, progress=None) -> Engine:
     """The engine of ``config``: distributed on ``comm``, else embedded on the generator's
     graph or (``config.input``) a user's file (``progress`` told the bytes read)."""
     if comm is not None:
+        if config.partition == "2d":
+            return Distributed2DEngine(config, comm)
         return DistributedEngine(config, comm)
     if config.input is not None:
         return FileEngine(config, progress)
@@ -39,8 +42,9 @@ class Launch:
 
     def __init__(self, config: RunConfig):
         self.config = config
-        comm = world(force=config.distributed)
-        self.comm = comm if comm is not None and (comm.size > 1 or config.distributed) else None
+        force = config.distributed or config.partition == "2d"
+        comm = world(force=force)
+        self.comm = comm if comm is not None and (comm.size > 1 or force) else None
 
     @property
     def reporting(self) -> bool:
@@ -54,6 +58,8 @@ class Launch:
         def check():
             if self.comm is None:
                 self.config.check()
+            elif self.config.partition == "2d":
+                check_2d(self.config, self.comm)
             else:
                 check_distributed(self.config, self.comm)
             if also is not None and self.reporting:

@@ -3,12 +3,13 @@ distributed generation, kernel 1, BFS (thesis Algorithm 4 with sort-unique pruni
 (kernel 3: delta-stepping) and their validation, all written against ``Comm`` so they also
 run embedded on ``SerialComm``."""
 from .build import DistGraph, build_dist
-from .comm import (Comm, MPIComm, SerialComm, ThreadComm, abort_on_error, collective_check,
+from .comm import (Comm, MPIComm, SerialComm, abort_on_error, collective_check,
                    launched_rank, launched_size, world)
 from .generate import LocalEdges, generate_local
 from .level_loop import LEVEL_FIELDS, DistBFSResult
 from .modes import (DEFAULT_DIST_ALGORITHM, DEFAULT_PRUNE, DIST_ALGORITHMS, PRUNE_MODES,
                     check_modes)
+from .thread_comm import ThreadComm
 from .partition import Partition1D, bucket_by_owner, edge_range, fetch, vertex_dtype
 from .search import DistSearcher, bfs_dist
 from .sssp import SSSP_FIELDS, DistSSSPResult, DistSSSPSearcher, default_delta, sssp_dist

@@ -7,8 +7,8 @@ size (``local_rank``, ``local_size``: which GPU a rank uses, how many cores it m
 - ``SerialComm``: size 1, no MPI needed; the distributed code runs embedded on it.
 - ``MPIComm``: mpi4py over ``MPI.COMM_WORLD`` (or any communicator); array methods use the
   buffer interface (no pickling), small Python objects go through pickle.
-- ``ThreadComm``: P ranks as P threads of one process (``ThreadComm.run(P, fn)``), so the
-  multi-rank logic is unit-tested without ``mpiexec``. Not for speed.
+- ``ThreadComm`` (``distributed.thread_comm``): P ranks as P threads of one process
+  (``ThreadComm.run(P, fn)``), so the multi-rank logic is unit-tested without ``mpiexec``.
 
 ``world(force)`` picks the communicator of a ``graph500 run``: MPIComm when the process was
 started by a launcher (mpiexec / mpirun / srun set their variables), None for an embedded run
@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import os
 import sys
-import threading
 import time
 from contextlib import contextmanager
 
@@ -30,10 +29,13 @@ import numpy as np
 
 from ..errors import Graph500Error, InputError
 
-__all__ = ["Comm", "SerialComm", "MPIComm", "ThreadComm", "KeptBuffers", "world",
+__all__ = ["Comm", "SerialComm", "MPIComm", "KeptBuffers", "world",
            "launched_rank", "launched_size", "abort_on_error", "collective_check", "REDUCE_OPS"]
 
 REDUCE_OPS = ("sum", "max", "min")
+# A rank waiting for a packet polls this many times, then yields its core: processes that
+# outnumber the cores (mpiexec -n 4 on 2) would otherwise spin while the sender waits for one.
+POLLS_BEFORE_YIELD = 64
 ABORT_GRACE = 1.0  # seconds between a failing rank's message and MPI_Abort
 
 # Variables a launcher sets in every process it starts: (rank variable, size variable).
@@ -132,6 +134,22 @@ class Comm:
         """End every rank now with exit status ``code``."""
         raise NotImplementedError
 
+    def split(self, color: int, key: int = 0) -> "Comm":
+        """The communicator of the ranks that pass the same ``color`` (collective), ranked
+        by ``key``: a processor-row or processor-column of a 2D mesh."""
+        raise NotImplementedError
+
+    def isend(self, packet: np.ndarray, dest: int, tag: int = 0):
+        """Start sending the bytes of ``packet`` (uint8, C-contiguous) to rank ``dest``; the
+        returned request's ``done()`` tests and ``wait()`` waits for completion (the caller
+        keeps ``packet`` unchanged until then). Point-to-point: the 2D fold's packets."""
+        raise NotImplementedError
+
+    def recv_packet(self, tag: int = 0, block: bool = True):
+        """``(source, bytes)`` of one packet sent with ``tag`` from any rank, in the order each
+        source sent them; None when ``block`` is False and none has arrived."""
+        raise NotImplementedError
+
 
 def _check_op(op: str) -> None:
     if op not in REDUCE_OPS:
@@ -205,6 +223,53 @@ class SerialComm(Comm):
         sys.stdout.flush()
         sys.stderr.flush()
         os._exit(code)
+
+    def split(self, color, key=0):
+        return self
+
+    def isend(self, packet, dest, tag=0):
+        if dest != 0:
+            raise ValueError(f"isend to rank {dest} of 1")
+        self.__dict__.setdefault("_box", []).append((tag, packet.copy()))
+        return _DONE
+
+    def recv_packet(self, tag=0, block=True):
+        box = self.__dict__.setdefault("_box", [])
+        for i, (t, packet) in enumerate(box):
+            if t == tag:
+                del box[i]
+                return 0, packet
+        if block:
+            raise RuntimeError("recv_packet would wait for ever: nothing was sent to this rank")
+        return None
+
+
+class _Done:
+    """A request that completed when it was made."""
+
+    def done(self) -> bool:
+        return True
+
+    def wait(self) -> None:
+        pass
+
+
+_DONE = _Done()
+
+
+class _MPIRequest:
+    """An mpi4py request and the buffer it reads (kept alive until it completes)."""
+
+    __slots__ = ("req", "buf")
+
+    def __init__(self, req, buf):
+        self.req, self.buf = req, buf
+
+    def done(self) -> bool:
+        return bool(self.req.Test())
+
+    def wait(self) -> None:
+        self.req.Wait()
 
 
 class MPIComm(Comm):
@@ -281,103 +346,28 @@ class MPIComm(Comm):
         self._comm.Abort(code)
         os._exit(code)  # MPI_Abort may return before the launcher ends this process
 
+    def split(self, color, key=0):
+        return MPIComm(self._comm.Split(int(color), int(key)))
 
-class _Shared:
-    def __init__(self, size: int, timeout: float):
-        self.slots = [None] * size
-        self.barrier = threading.Barrier(size, timeout=timeout)
+    def isend(self, packet, dest, tag=0):
+        buf = np.ascontiguousarray(packet, dtype=np.uint8)
+        return _MPIRequest(self._comm.Isend([buf, self._MPI.BYTE], dest=int(dest), tag=tag), buf)
 
-
-class ThreadComm(Comm):
-    """P ranks as P threads of this process, for tests. ``ThreadComm.run(P, fn, *args)`` calls
-    ``fn(comm, *args)`` on every rank and returns the results by rank; an exception on one
-    rank breaks every rank's next collective and is re-raised by ``run``."""
-
-    library = "threads (test communicator)"
-
-    def __init__(self, rank: int, shared: _Shared):
-        self.rank = rank
-        self.size = len(shared.slots)
-        self.local_rank = rank
-        self.local_size = self.size
-        self._sh = shared
-
-    @classmethod
-    def run(cls, size: int, fn, *args, timeout: float = 120.0):
-        shared = _Shared(size, timeout)
-        results = [None] * size
-        errors = [None] * size
-
-        def body(r):
-            try:
-                results[r] = fn(cls(r, shared), *args)
-            except BaseException as exc:  # noqa: BLE001 - handed to the caller below
-                errors[r] = exc
-                shared.barrier.abort()
-
-        threads = [threading.Thread(target=body, args=(r,)) for r in range(size)]
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join()
-        first = next((e for e in errors if e is not None and
-                      not isinstance(e, threading.BrokenBarrierError)), None)
-        if first is None:
-            first = next((e for e in errors if e is not None), None)
-        if first is not None:
-            raise first
-        return results
-
-    def _exchange(self, value, combine=list):
-        """``combine(every rank's value, by rank)``, computed between two barriers: no rank
-        reuses its buffers (or the slots) before every rank has read them."""
-        self._sh.slots[self.rank] = value
-        self._sh.barrier.wait()
-        try:
-            return combine(list(self._sh.slots))
-        finally:
-            self._sh.barrier.wait()
-
-    def alltoallv(self, send, sendcounts, out=None, displs=None):
-        xp = _array_module(send)
-        send = xp.ascontiguousarray(send)
-        sc = _counts(sendcounts, self.size)
-        me = self.rank
-
-        def receive(everyone):
-            parts = [s[d[me]:d[me] + c[me]] for s, d, c in everyone]
-            rc = np.array([p.shape[0] for p in parts], dtype=np.int64)
-            recv = _recv_buffer(out, int(rc.sum()), send)
-            if recv.shape[0]:
-                xp.concatenate(parts, out=recv)
-            return recv, rc
-
-        return self._exchange((send, _displs(displs, sc), sc), receive)
-
-    def allgather(self, obj):
-        if _is_array(obj):
-            return self._exchange(obj, _array_module(obj).stack)
-        return self._exchange(obj)
-
-    def allgatherv(self, array):
-        parts = self._exchange(np.ascontiguousarray(array), lambda v: [p.copy() for p in v])
-        return np.concatenate(parts), np.array([p.shape[0] for p in parts], dtype=np.int64)
-
-    def allreduce(self, value, op="sum"):
-        _check_op(op)
-        if isinstance(value, np.ndarray):
-            stack = self._exchange(value, np.stack)
-            return {"sum": stack.sum, "max": stack.max, "min": stack.min}[op](axis=0)
-        return {"sum": sum, "max": max, "min": min}[op](self._exchange(value))
-
-    def bcast(self, obj, root=0):
-        return self._exchange(obj)[root]
-
-    def barrier(self):
-        self._exchange(None)
-
-    def abort(self, code=1):
-        raise SystemExit(code)
+    def recv_packet(self, tag=0, block=True):
+        MPI = self._MPI
+        status = MPI.Status()
+        polls = 0
+        while not self._comm.Iprobe(MPI.ANY_SOURCE, tag, status):
+            if not block:
+                return None
+            polls += 1
+            if polls >= POLLS_BEFORE_YIELD:
+                os.sched_yield()  # a waiting rank gives its core to the ranks it waits for
+                polls = 0
+        source = status.Get_source()
+        buf = np.empty(status.Get_count(MPI.BYTE), dtype=np.uint8)
+        self._comm.Recv([buf, MPI.BYTE], source=source, tag=tag)
+        return source, buf
 
 
 def world(force: bool = False) -> Comm | None:

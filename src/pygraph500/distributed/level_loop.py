@@ -33,7 +33,7 @@ LEVEL_FIELDS = (
     "comm_time",      # seconds: alltoallv of counts and data, termination allreduce
     "time",           # seconds: the whole level on this rank
 )
-_INT_FIELDS = LEVEL_FIELDS[:11]
+
 
 
 @dataclass
@@ -62,6 +62,7 @@ class LevelLoop:
 
     comm = None
     graph: DistGraph
+    fields = LEVEL_FIELDS  # the per-level row a level returns (times last: comp, comm, total)
     hybrid: bool
     num_entries: int  # adjacency entries over all ranks (direction-optimizing only)
 
@@ -72,7 +73,7 @@ class LevelLoop:
         if not 0 <= root < n:
             raise InputError(f"BFS root {root} is not a vertex: the graph has {n} vertices")
         parent, qlen, root_degree = self._start(root)
-        stats = {k: [] for k in LEVEL_FIELDS}
+        stats = {k: [] for k in self.fields}
         # global frontier size, its edges, the unvisited vertices' edges (Beamer's n_f, m_f, m_u)
         nf, prev_nf = 1, 0
         if self.hybrid:
@@ -92,7 +93,7 @@ class LevelLoop:
             t1 = time.perf_counter()
             row[-2] += t1 - t0   # comm_time
             row[-1] += t1 - t0   # time
-            for name, value in zip(LEVEL_FIELDS, row):
+            for name, value in zip(self.fields, row):
                 stats[name].append(value)
             prev_nf, nf = nf, int(news[0])
             if self.hybrid:
@@ -103,6 +104,6 @@ class LevelLoop:
                 if nf == 0 or go_top_down(nf, prev_nf, n, BETA, m_f, m_u, ALPHA):
                     bottom_up = False
                     qlen = self._frontier_to_queue()
-        levels = {k: np.array(v, dtype=np.int64 if k in _INT_FIELDS else np.float64)
+        levels = {k: np.array(v, dtype=np.float64 if k.endswith("time") else np.int64)
                   for k, v in stats.items()}
         return DistBFSResult(parent, root, levels)

@@ -15,12 +15,18 @@ vertex label or global edge index).
 - tree-edge-levels holds by construction (depths come from the parent pointers, as in the
   embedded validator when no depth claim is given).
 
+``check_parents`` (the parent rules) and ``edge_verdict`` (the report from the tuples' results)
+are shared with the 2D validator (``validate2d``), which differs only in how tuples meet the
+depths and parents of their ends.
+
 The verdict (valid, rule, offending vertex or edge) equals ``validate(edges, parent, root)``
 on the gathered parent array, except that a no-cycles report names the smallest vertex on the
 cycle only when the cycle is at most ``CYCLE_WALK`` long (the walk is one collective step per
 vertex).
 """
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 import numpy as np
 from numba import njit
@@ -29,7 +35,8 @@ from ..validate import ValidationReport, rules
 from .generate import LocalEdges
 from .partition import Partition1D, fetch, vertex_dtype
 
-__all__ = ["validate_dist", "count_component_edges_dist", "CYCLE_WALK", "EDGE_CHUNK"]
+__all__ = ["validate_dist", "count_component_edges_dist", "check_parents", "edge_verdict",
+           "ParentFacts", "CYCLE_WALK", "EDGE_CHUNK"]
 
 CYCLE_WALK = 4096   # longest parent cycle walked to name its smallest vertex
 EDGE_CHUNK = 1 << 20  # tuples per exchange round of the edge pass
@@ -51,10 +58,41 @@ def _edge_rounds(comm, m: int) -> int:
     return int(comm.allreduce(-(-m // EDGE_CHUNK), "max"))
 
 
-def validate_dist(comm, part: Partition1D, edges: LocalEdges, parent, root: int) -> ValidationReport:
+def validate_dist(comm, part: Partition1D, edges: LocalEdges, parent,
+                  root: int) -> ValidationReport:
     """Check the distributed parent array (this rank's ``parent`` over its local vertices,
     global ids, -1 unreached) against the rank's edge tuples (collective). Returns the same
     report on every rank; ``depth`` is not gathered (None)."""
+    facts = check_parents(comm, part, parent, root)
+    if isinstance(facts, ValidationReport):
+        return facts
+    found = np.zeros(part.num_local, dtype=np.uint8)
+    nedge, nself, bad_level, bad_comp = _edge_pass(comm, part, edges, facts, found)
+    return edge_verdict(comm, part, facts, root, found, nedge, nself, bad_level, bad_comp)
+
+
+@dataclass(frozen=True)
+class ParentFacts:
+    """What the parent rules leave on the owners for the edge rules (this rank's vertices):
+    the parents as int64, their depths (-1 unreached), and the global counts of the report."""
+
+    parent: np.ndarray
+    depth: np.ndarray
+    num_visited: int
+    max_depth: int
+
+    def narrow_depth(self) -> np.ndarray:
+        """The depths in the narrowest signed dtype holding ``max_depth``: the same dtype on
+        every rank, and small where they are read at random or gathered."""
+        ddt = next(dt for dt in (np.int8, np.int16, np.int32, np.int64)
+                   if self.max_depth <= np.iinfo(dt).max)
+        return self.depth.astype(ddt)
+
+
+def check_parents(comm, part: Partition1D, parent, root: int) -> ValidationReport | ParentFacts:
+    """The parent rules (length, range, root, parent-visited, no-cycles), O(N/P) per rank on
+    the owners (collective): the report of the first one broken, the same on every rank, or
+    the facts the edge rules need. Shared by the 1D and the 2D (``validate2d``) validators."""
     n = part.num_vertices
     none = n  # "no offender" for vertex keys
     root = rules.check_root(root, n)
@@ -87,17 +125,23 @@ def validate_dist(comm, part: Partition1D, edges: LocalEdges, parent, root: int)
     depth, anc, start = _pointer_jump(comm, part, parent, reached, root)
     if start < none:
         return _cycle_report(comm, part, parent, anc, start, root, num_visited)
-
-    found = np.zeros(part.num_local, dtype=np.uint8)
-    nedge, nself, bad_level, bad_comp = _edge_pass(comm, part, edges, parent, depth, found)
     max_depth = int(comm.allreduce(int(depth.max()) if depth.size else -1, "max"))
-    common = dict(num_visited=num_visited, max_depth=max_depth)
+    return ParentFacts(parent, depth, num_visited, max_depth)
 
-    is_root = gid == root
-    bad = reached & ~is_root & (found == 0)
-    k = int(gid[bad].min()) if bad.any() else none
-    k, p = _first(comm, k, int(parent[k // part.size]) if k < none else None)
-    if k < none:
+
+def edge_verdict(comm, part: Partition1D, facts: ParentFacts, root: int, found, nedge: int,
+                 nself: int, bad_level, bad_comp) -> ValidationReport:
+    """The report once the tuples were checked (collective): tree-edge-in-graph from this
+    rank's ``found`` flags (its vertices), then edge-levels and component from the agreed
+    first offenders ``(global edge index, (u, v, level u, level v) or None)``."""
+    gid = part.global_ids()
+    parent = facts.parent
+    common = dict(num_visited=facts.num_visited, max_depth=facts.max_depth)
+    bad = (parent != -1) & (gid != root) & (found == 0)
+    n = part.num_vertices
+    k = int(gid[bad].min()) if bad.any() else n
+    k, p = _first(comm, k, int(parent[k // part.size]) if k < n else None)
+    if k < n:
         return rules.tree_edge_in_graph(k, p, **common)
     (i, info) = bad_level
     if info is not None:
@@ -105,7 +149,8 @@ def validate_dist(comm, part: Partition1D, edges: LocalEdges, parent, root: int)
     (i, info) = bad_comp
     if info is not None:
         return rules.component(i, *info, **common)
-    return rules.valid_report(root, num_visited, max_depth, nedge, num_self_loops=nself)
+    return rules.valid_report(root, facts.num_visited, facts.max_depth, nedge,
+                              num_self_loops=nself)
 
 
 def _pointer_jump(comm, part, parent, reached, root):
@@ -221,7 +266,7 @@ def _check_tuples(src, dst, a, b, slot, back, first_level, first_comp):
     return nedge, nself, bad_level, bad_comp
 
 
-def _edge_pass(comm, part, edges: LocalEdges, parent, depth, found):
+def _edge_pass(comm, part, edges: LocalEdges, facts: ParentFacts, found):
     """The tuples' rules: (nedge, nself, first edge-levels offender, first component offender),
     offenders as (global edge index, (u, v, level u, level v) or None), the same on all ranks."""
     n = part.num_vertices
@@ -234,9 +279,9 @@ def _edge_pass(comm, part, edges: LocalEdges, parent, depth, found):
         i = int(np.argmax(out_of_range))
         raise rules.edge_outside(edges.start + i, int(src[i]), int(dst[i]), n)
     itype = vertex_dtype(n)
-    top = int(comm.allreduce(int(depth.max()) if depth.size else 0, "max"))
-    ddt = next(dt for dt in (np.int8, np.int16, np.int32, np.int64) if top <= np.iinfo(dt).max)
-    narrow = depth.astype(ddt)
+    parent, depth = facts.parent, facts.depth
+    narrow = facts.narrow_depth()
+    ddt = narrow.dtype
     fp = (parent & 0xFF).astype(np.uint8)
     pow2 = size & (size - 1) == 0
     shift = size.bit_length() - 1

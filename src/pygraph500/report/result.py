@@ -97,6 +97,10 @@ def result_json(result) -> dict:
         doc["parameters"]["num_mpi_processes"] = result.num_processes
         doc["parameters"]["algorithm"] = result.distributed["algorithm"]
         doc["parameters"]["prune"] = result.distributed["prune"]
+        doc["parameters"]["partition"] = result.distributed["partition"]
+        if "grid" in result.distributed:
+            doc["parameters"]["grid"] = result.distributed["grid"]
+            doc["parameters"]["compress"] = result.distributed["compress"]
         doc["distributed"] = result.distributed
     return doc
 
