@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..backend.arrays import BACKENDS
+from ..backend.arrays import BACKENDS, DEVICE_BACKENDS
 from ..backend.threads import check_threads
 from ..bfs import DEFAULT_ALGORITHM, DETERMINISTIC_ALGORITHMS, get_algorithm
 from ..bfs.array import ARRAY_ALGORITHMS
@@ -25,7 +25,8 @@ KERNELS = {"bfs": ("bfs",), "sssp": ("sssp",), "both": ("bfs", "sssp")}
 # How the distributed engine splits the graph: 1D (thesis chapter 4) or the 2D mesh (paper 001).
 PARTITIONS = ("1d", "2d")
 
-# What backend "gpu" (or "auto") can run: the array-backend algorithms and direction-optimizing.
+# What backend "gpu" (or "auto", or "numpy-checked") can run: the array-backend algorithms and
+# direction-optimizing.
 GPU_ALGORITHMS = (*ARRAY_ALGORITHMS, "direction-optimizing")
 
 
@@ -81,9 +82,10 @@ class RunConfig:
 
             self.sssp_algorithm = self.sssp_algorithm or SSSP_DEFAULT
             sssp_algorithm(self.sssp_algorithm)
-            if self.backend == "gpu":
+            if self.backend in DEVICE_BACKENDS:
                 raise InputError("kernel sssp runs on the CPU backend (the array algorithm "
-                                 "bellman-ford runs on NumPy there); backend gpu: kernel bfs")
+                                 "bellman-ford runs on NumPy there); backend "
+                                 f"{self.backend}: kernel bfs")
         if self.sort_vertices not in SORT_VERTICES:
             raise InputError(f"sort_vertices must be one of None, 'degree'; got "
                              f"{self.sort_vertices!r}")
@@ -93,14 +95,18 @@ class RunConfig:
         if self.backend not in BACKENDS:
             raise InputError(f"backend must be one of {', '.join(BACKENDS)}; got "
                              f"{self.backend!r}")
-        if self.backend == "gpu":
+        if self.backend == "numpy-checked" and distributed:
+            raise InputError("backend numpy-checked runs in one process (it counts the host "
+                             "synchronisations of the array algorithms); distributed runs: "
+                             "cpu, gpu or auto")
+        if self.backend in DEVICE_BACKENDS:
             if self.algorithm not in GPU_ALGORITHMS and not distributed:
                 raise InputError(f"algorithm {self.algorithm} runs on the CPU only; with "
-                                 f"backend gpu: {', '.join(GPU_ALGORITHMS)}")
+                                 f"backend {self.backend}: {', '.join(GPU_ALGORITHMS)}")
             if self.sort_vertices:
                 raise InputError("sort_vertices runs on the CPU backend only")
         if self.deterministic and (self.algorithm not in DETERMINISTIC_ALGORITHMS
-                                   or distributed or self.backend == "gpu"):
+                                   or distributed or self.backend in DEVICE_BACKENDS):
             raise InputError(f"deterministic applies to the compiled CPU algorithms "
                              f"({', '.join(DETERMINISTIC_ALGORITHMS)}) in one process; not to "
                              f"{self.algorithm} on backend {self.backend}"

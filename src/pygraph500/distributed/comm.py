@@ -29,8 +29,8 @@ import numpy as np
 
 from ..errors import Graph500Error, InputError
 
-__all__ = ["Comm", "SerialComm", "MPIComm", "KeptBuffers", "world",
-           "launched_rank", "launched_size", "abort_on_error", "collective_check", "REDUCE_OPS"]
+__all__ = ["Comm", "SerialComm", "MPIComm", "KeptBuffers", "world", "launched_rank",
+           "launched_size", "yield_core", "abort_on_error", "collective_check", "REDUCE_OPS"]
 
 REDUCE_OPS = ("sum", "max", "min")
 # A rank waiting for a packet polls this many times, then yields its core: processes that
@@ -46,6 +46,11 @@ _LAUNCH_VARS = (
     ("PMIX_RANK", None),                                   # any PMIx launcher
     ("SLURM_PROCID", "SLURM_STEP_NUM_TASKS"),              # srun (a job step, not sbatch)
 )
+
+
+def yield_core() -> None:
+    """A waiting rank gives its core to the ranks it waits for (they may share it)."""
+    os.sched_yield()
 
 
 class KeptBuffers(dict):
@@ -362,7 +367,7 @@ class MPIComm(Comm):
                 return None
             polls += 1
             if polls >= POLLS_BEFORE_YIELD:
-                os.sched_yield()  # a waiting rank gives its core to the ranks it waits for
+                yield_core()
                 polls = 0
         source = status.Get_source()
         buf = np.empty(status.Get_count(MPI.BYTE), dtype=np.uint8)

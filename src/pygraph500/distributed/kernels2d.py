@@ -18,6 +18,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ..primitives import cttz
 from ..primitives.bitmaps import BIT_MASK, ONE, WORD_SHIFT
 from .fold_codec import FLAG_VLQ, HEADER_BYTES, append_pair, pair_bytes_max, write_header
 
@@ -68,93 +69,133 @@ def _emit(k, a, b, bufs, fill, prev, npairs, width, vlq):
     return False
 
 
+@njit(inline="always")
+def _below(bit_count):
+    """A word with the low ``bit_count`` bits set (0 <= bit_count < 64)."""
+    return (ONE << np.uint64(bit_count)) - ONE
+
+
 @njit(cache=True)
 def td_scan(state, colbits, cindptr, cindices, block, me, col_u0, size, sent, visited, order,
             parent, nextbits, queue, qlen, degree, bufs, fill, prev, npairs, width, vlq,
             stats):
     """Top-down: every entry u -> v of the column frontier (``colbits``), u ascending. A v of
     another owner is sent once per search (``sent``, over the row-block: the thesis's
-    pruning, by test-and-set instead of a sort); a v of this rank is claimed. Returns (peer
+    pruning, by test-and-set instead of a sort); a v of this rank is claimed. ``state``:
+    (next column index, next entry or -1) where a full packet stopped the scan. Returns (peer
     whose packet is full or -1 when done, queue length)."""
-    ncols = cindptr.shape[0] - 1
-    c = state[0]
-    while c < ncols:
-        w = colbits[c >> WORD_SHIFT]
-        if w == 0:
-            c = ((c >> 6) + 1) << 6
-            state[1] = -1
-            continue
-        if (w >> (np.uint64(c) & BIT_MASK)) & ONE:
+    nwords = colbits.shape[0]
+    c0 = state[0]
+    w = c0 >> 6
+    examined = 0
+    pairs = 0
+    local = 0
+    full = -1
+    while w < nwords and full < 0:
+        todo = colbits[w]
+        if c0 > w << 6:
+            todo &= ~_below(c0 - (w << 6))
+        while todo and full < 0:
+            bit = cttz(todo)
+            todo &= todo - ONE
+            c = (w << 6) + np.int64(bit)
             u = (c % block) * size + col_u0 + c // block
-            e = cindptr[c] if state[1] < 0 else state[1]
+            e = cindptr[c] if (c != c0 or state[1] < 0) else state[1]
             end = cindptr[c + 1]
+            k = 0
+            bound = block  # rows are sorted, so the owner k only grows along a list
             while e < end:
                 r = np.int64(cindices[e])
                 e += 1
-                stats[ST_EXAMINED] += 1
-                k = r // block
-                s = r - k * block
+                examined += 1
+                while r >= bound:
+                    k += 1
+                    bound += block
                 if k == me:
-                    stats[ST_PAIRS] += 1
-                    stats[ST_LOCAL] += 1
-                    qlen = claim(s, u, visited, order, parent, nextbits, queue, qlen, degree,
-                                 stats)
+                    pairs += 1
+                    local += 1
+                    qlen = claim(r - k * block, u, visited, order, parent, nextbits, queue,
+                                 qlen, degree, stats)
                     continue
                 if _test(sent, r):
                     continue
                 _set(sent, r)
-                stats[ST_PAIRS] += 1
-                if _emit(k, c, s, bufs, fill, prev, npairs, width, vlq):
+                pairs += 1
+                if _emit(k, c, r - k * block, bufs, fill, prev, npairs, width, vlq):
+                    full = k
                     state[0] = c
                     state[1] = e
-                    return k, qlen
-        c += 1
-        state[1] = -1
-    state[0] = c
-    return -1, qlen
+                    break
+        w += 1
+    if full < 0:
+        state[0] = nwords << 6
+    stats[ST_EXAMINED] += examined
+    stats[ST_PAIRS] += pairs
+    stats[ST_LOCAL] += local
+    return full, qlen
 
 
 @njit(cache=True)
-def bu_scan(state, rowvis, colbits, rindptr, rindices, block, me, col_u0, size, sent,
+def bu_scan(state, done, k, rows_held, colbits, rindptr, rindices, block, me, col_u0, size,
             visited, order, parent, nextbits, queue, qlen, degree, bufs, fill, prev, npairs,
             width, vlq, stats):
-    """Bottom-up: every row v of the row-block not visited (``rowvis``, gathered at the level
-    start) looks for a neighbour u in the column frontier; the first found is v's parent
-    candidate, sent to v's owner (or claimed). Returns (full peer or -1, queue length)."""
-    nrows = rindptr.shape[0] - 1
-    r = state[0]
-    while r < nrows:
-        free = ~rowvis[r >> WORD_SHIFT] >> (np.uint64(r) & BIT_MASK)
-        if free == 0:
-            r = ((r >> 6) + 1) << 6
-            continue
-        if not free & ONE:
-            r += 1
-            continue
-        k = r // block
-        s = r - k * block
-        for e in range(rindptr[r], rindptr[r + 1]):
-            c = np.int64(rindices[e])
-            stats[ST_EXAMINED] += 1
-            if _test(colbits, c):
-                stats[ST_PAIRS] += 1
-                _set(sent, r)
-                r += 1
-                if k == me:
-                    stats[ST_LOCAL] += 1
-                    u = (c % block) * size + col_u0 + c // block
-                    qlen = claim(s, u, visited, order, parent, nextbits, queue, qlen, degree,
-                                 stats)
+    """Bottom-up, one segment of the row-block: the rows of owner ``k`` (sorted local ids s)
+    not yet ``done`` (visited, or found earlier this level by a rank before this one in the
+    row) look for a neighbour in the column frontier; the first found is s's parent: claimed
+    when ``k`` is this rank, else sent to k, and s is marked done. Rows without an entry in
+    this block (``rows_held``, over the row-block) are skipped. ``state``: the next s where a
+    full packet stopped the scan. Returns (full peer or -1, queue length)."""
+    base = k * block
+    held = rows_held[base >> 6:(base + block) >> 6]
+    nwords = block >> 6
+    s0 = state[0]
+    w = s0 >> 6
+    examined = 0
+    pairs = 0
+    local = 0
+    full = -1
+    while w < nwords and full < 0:
+        todo = ~done[w] & held[w]
+        if s0 > w << 6:
+            todo &= ~_below(s0 - (w << 6))
+        new = np.uint64(0)
+        while todo:
+            bit = cttz(todo)
+            one = ONE << bit
+            todo ^= one
+            s = (w << 6) + np.int64(bit)
+            r = base + s
+            e0 = rindptr[r]
+            e1 = rindptr[r + 1]
+            e = e0
+            while e < e1:
+                c = np.uint64(rindices[e])
+                if (colbits[c >> WORD_SHIFT] >> (c & BIT_MASK)) & ONE:
                     break
-                if _emit(k, s, c, bufs, fill, prev, npairs, width, vlq):
-                    state[0] = r
-                    return k, qlen
+                e += 1
+            if e == e1:
+                examined += e1 - e0
+                continue
+            examined += e - e0 + 1
+            new |= one
+            pairs += 1
+            c = np.int64(rindices[e])
+            if k == me:
+                local += 1
+                u = (c % block) * size + col_u0 + c // block
+                qlen = claim(s, u, visited, order, parent, nextbits, queue, qlen, degree, stats)
+            elif _emit(k, s, c, bufs, fill, prev, npairs, width, vlq):
+                full = k
+                state[0] = s + 1
                 break
-        else:
-            r += 1
-            continue
-    state[0] = r
-    return -1, qlen
+        done[w] |= new
+        w += 1
+    if full < 0:
+        state[0] = block
+    stats[ST_EXAMINED] += examined
+    stats[ST_PAIRS] += pairs
+    stats[ST_LOCAL] += local
+    return full, qlen
 
 
 @njit(cache=True)

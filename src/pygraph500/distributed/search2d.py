@@ -15,11 +15,13 @@ One level on rank (i, j) (``Searcher2D``):
    and packets that have arrived are decoded and claimed between scans (the sender and
    receiver tasks of Algorithm II, interleaved in one thread per rank). Each peer's last
    packet of a level says so; the level ends when every peer's has arrived.
-3. **bottom-up** levels (direction-optimizing, Beamer's switch as in 1D): the owners' visited
-   bitmaps are allgathered in the processor-row, then every unvisited row of the block looks
-   for a neighbour in the column frontier; the first one found is sent to the row's owner as
-   a (v, u) pair in the same packets, v ascending. Up to C ranks may find a parent for the same
-   vertex; the owner keeps the first to arrive.
+3. **bottom-up** levels (direction-optimizing, Beamer's switch as in 1D; the 2D form of
+   Beamer, Buluc, Asanovic and Patterson, SC 2012): after the expand, the row-block is scanned
+   one owner's segment at a time, in C steps round the processor-row: at step t rank j scans
+   the unvisited rows of owner (j + t) % C that no rank before it has found a parent for, then
+   hands that segment's "done" bitmap (L bits) to rank j - 1. The owner scans its own segment
+   first and claims what it finds; a parent found by another rank travels to the owner as a
+   (v, u) pair in the same packets (v ascending), once per vertex.
 4. **terminate**: the allreduce of the level loop (``distributed.level_loop``).
 
 Vertex sorting (section 4.4): the visited bitmap and the pairs use each owner's degree order
@@ -37,7 +39,8 @@ from .build2d import DistGraph2D
 from .fold_codec import FLAG_LAST, FLAG_VLQ, HEADER_BYTES, decode_into, write_header
 from .kernels2d import (ST_CLAIMED, ST_DEGSUM, ST_EXAMINED, ST_LOCAL, ST_PAIRS,
                         assemble_frontier, bu_scan, claim_pairs, td_scan)
-from .level_loop import LEVEL_FIELDS, DistBFSResult, LevelLoop
+from .comm import yield_core
+from .level_loop import LEVEL_FIELDS, LevelLoop
 from .modes import DEFAULT_DIST_ALGORITHM, DIST_ALGORITHMS
 from .partition import vertex_dtype
 
@@ -47,7 +50,8 @@ __all__ = ["Searcher2D", "LEVEL_FIELDS_2D", "COMPRESS_MODES", "DEFAULT_COMPRESS"
 COMPRESS_MODES = ("vlq", "none")
 DEFAULT_COMPRESS = "vlq"
 PACKET_BYTES = 1 << 16  # bytes of a fold packet (read when a searcher is made)
-_TAG = 7
+_TAG = 7      # fold packets
+_ROTATE = 8   # bottom-up: a segment's done bitmap handed along the processor-row
 
 # LEVEL_FIELDS with the 2D traffic before the times: bytes this rank sent in the expand
 # allgathers (its part times the peers), in fold packets, and the fold's pairs uncompressed
@@ -102,7 +106,12 @@ class Searcher2D(LevelLoop):
         self.qlen = 0
         self.colbits = _bitmap(grid.col_length)
         self.sent = _bitmap(grid.row_length)
-        self.rowvis = _bitmap(grid.row_length)
+        self.done = _bitmap(block)
+        self.rows_held = _bitmap(grid.row_length)  # rows with an entry in this block
+        if graph.rindptr is not None:
+            held = np.flatnonzero(np.diff(graph.rindptr))
+            np.bitwise_or.at(self.rows_held, held >> 6,
+                             np.left_shift(np.uint64(1), (held & 63).astype(np.uint64)))
         size = int(packet_bytes or PACKET_BYTES)
         if size < HEADER_BYTES + 2 * 10 + 16:
             raise InputError(f"fold packets of {size} bytes are too small")
@@ -167,110 +176,156 @@ class Searcher2D(LevelLoop):
         return part.nbytes * (self.grid.rows - 1)
 
     def _level(self, parent, topdown: bool):
-        g, grid = self.graph, self.grid
         t0 = time.perf_counter()
         qlen_in = self.qlen
         expand_bytes = self._expand()
         t1 = time.perf_counter()
-        comm_time = t1 - t0
-        if not topdown:
-            t = time.perf_counter()
-            vis = self.row_comm.allgather(self.visited)
-            self.rowvis[:] = vis.reshape(-1)
-            np.bitwise_or(self.sent, self.rowvis, out=self.sent)
-            comm_time += time.perf_counter() - t
-            expand_bytes += self.visited.nbytes * (grid.cols - 1)
         self.nextbits[:] = 0
         self.qlen = 0
-        stats = np.zeros(5, dtype=np.int64)
-        rstats = np.zeros(5, dtype=np.int64)
-        fold = self._fold(parent, topdown, stats, rstats)
+        fold = _Fold(self, parent, topdown)
+        if topdown:
+            self._top_down_scan(fold)
+        else:
+            expand_bytes += self._bottom_up_rotation(fold)
+        fold.finish()
         t2 = time.perf_counter()
-        comm_time += fold["wait"]
-        sent_pairs, recv_pairs = fold["sent_pairs"], fold["recv_pairs"]
+        stats, rstats = fold.stats, fold.rstats
+        comm_time = (t1 - t0) + fold.wait
+        sent_pairs = fold.sent_pairs
         found = int(stats[ST_CLAIMED] + rstats[ST_CLAIMED])
         row = [0 if topdown else 1, qlen_in, int(stats[ST_EXAMINED]), int(stats[ST_PAIRS]),
-               int(stats[ST_LOCAL]), sent_pairs, fold["sent_bytes"] + expand_bytes,
-               recv_pairs, fold["recv_bytes"], int(stats[ST_CLAIMED]),
-               int(rstats[ST_CLAIMED]), expand_bytes, fold["sent_bytes"],
+               int(stats[ST_LOCAL]), sent_pairs, fold.sent_bytes + expand_bytes,
+               fold.recv_pairs, fold.recv_bytes, int(stats[ST_CLAIMED]),
+               int(rstats[ST_CLAIMED]), expand_bytes, fold.sent_bytes,
                sent_pairs * self.raw_pair, (t2 - t0) - comm_time, comm_time, t2 - t0]
         return row, found, int(stats[ST_DEGSUM] + rstats[ST_DEGSUM])
 
-    def _fold(self, parent, topdown: bool, stats, rstats) -> dict:
-        """Scan, send full packets, claim what has arrived; then the last packets, and wait
-        for every peer's last one."""
+    def _top_down_scan(self, fold: "_Fold") -> None:
         g, grid = self.graph, self.grid
-        me, peers = grid.col, grid.cols - 1
-        rc = self.row_comm
-        bufs, fill, prev, npairs = self.bufs, self.fill, self.prev, self.npairs
-        fill[:] = HEADER_BYTES
-        prev[:] = (0, -1)
-        npairs[:] = 0
-        flags = FLAG_VLQ if self.vlq else 0
-        out = {"sent_pairs": 0, "sent_bytes": 0, "recv_pairs": 0, "recv_bytes": 0,
-               "wait": 0.0, "lasts": 0}
-        requests = []
         state = np.array([0, -1], dtype=np.int64)
-        own = (g.degree, )
-        block, size = np.int64(grid.block), np.int64(grid.size)
-        common = (self.sent, self.visited, g.order, parent, self.nextbits, self.queue)
-
-        def send(k: int, last: bool) -> None:
-            if last:
-                write_header(bufs[k], npairs[k], flags | FLAG_LAST, self.width)
-            n = int(fill[k])
-            packet = bufs[k, :n].copy()
-            requests.append(rc.isend(packet, k, _TAG))
-            out["sent_pairs"] += int(npairs[k])
-            out["sent_bytes"] += n
-            fill[k] = HEADER_BYTES
-            prev[k] = (0, -1)
-            npairs[k] = 0
-
-        def receive(block_wait: bool) -> bool:
-            t = time.perf_counter()
-            got = rc.recv_packet(_TAG, block=block_wait)
-            if block_wait:
-                out["wait"] += time.perf_counter() - t
-            if got is None:
-                return False
-            source, packet = got
-            count = int(decode_into(packet, self.a_buf, self.b_buf))
-            if count < 0:
-                raise RuntimeError(f"a damaged fold packet from processor-column {source}")
-            self.qlen = int(claim_pairs(self.a_buf, self.b_buf, np.int64(count), topdown,
-                                        np.int64(source * grid.rows), size, block,
-                                        self.visited, g.order, parent, self.nextbits,
-                                        self.queue, np.int64(self.qlen), g.degree, rstats))
-            out["recv_pairs"] += count
-            out["recv_bytes"] += packet.shape[0]
-            out["lasts"] += bool(packet[4] & FLAG_LAST)
-            return True
-
         while True:
-            if topdown:
-                k, qlen = td_scan(state, self.colbits, g.cindptr, g.cindices, block,
-                                  np.int64(me), np.int64(self.col_u0), size, *common, np.int64(self.qlen), *own,
-                                  bufs, fill, prev, npairs, np.int64(self.width), self.vlq,
-                                  stats)
-            else:
-                k, qlen = bu_scan(state, self.rowvis, self.colbits, g.rindptr, g.rindices,
-                                  block, np.int64(me), np.int64(self.col_u0), size, *common,
-                                  np.int64(self.qlen), *own, bufs, fill, prev, npairs,
-                                  np.int64(self.width), self.vlq, stats)
+            k, qlen = td_scan(state, self.colbits, g.cindptr, g.cindices, np.int64(grid.block),
+                              np.int64(grid.col), np.int64(self.col_u0), np.int64(grid.size),
+                              self.sent, self.visited, g.order, fold.parent, self.nextbits,
+                              self.queue, np.int64(self.qlen), g.degree, *fold.packets,
+                              np.int64(self.width), self.vlq, fold.stats)
             self.qlen = int(qlen)
             if k < 0:
-                break
-            send(int(k), False)
-            while receive(False):
-                pass
-        for k in range(grid.cols):
-            if k != me:
-                send(k, True)
-        while out["lasts"] < peers:
-            receive(True)
+                return
+            fold.send(int(k))
+
+    def _bottom_up_rotation(self, fold: "_Fold") -> int:
+        """The bottom-up level's rows, one owner's segment at a time (Beamer's 2D bottom-up):
+        at step t rank j scans the rows of owner (j + t) % C that no rank before it found,
+        then hands that segment's done bitmap to rank j - 1, so a vertex is found once per
+        level and its owner, who scans it first, sends nothing for what it finds itself.
+        Returns the bytes of the bitmaps passed."""
+        g, grid = self.graph, self.grid
+        me, cols = grid.col, grid.cols
+        done = self.done
+        done[:] = self.visited
+        passed = 0
+        for t in range(cols):
+            k = (me + t) % cols
+            state = np.zeros(1, dtype=np.int64)
+            while True:
+                kk, qlen = bu_scan(state, done, np.int64(k), self.rows_held, self.colbits,
+                                   g.rindptr, g.rindices, np.int64(grid.block), np.int64(me),
+                                   np.int64(self.col_u0), np.int64(grid.size), self.visited,
+                                   g.order, fold.parent, self.nextbits, self.queue,
+                                   np.int64(self.qlen), g.degree, *fold.packets,
+                                   np.int64(self.width), self.vlq, fold.stats)
+                self.qlen = int(qlen)
+                if kk < 0:
+                    break
+                fold.send(int(kk))
+            seg = self.sent[k * (grid.block // 64):(k + 1) * (grid.block // 64)]
+            np.bitwise_or(seg, done, out=seg)  # found this level: never sent top-down again
+            if t < cols - 1:
+                fold.requests.append(self.row_comm.isend(done.view(np.uint8).copy(),
+                                                         (me - 1) % cols, _ROTATE))
+                passed += done.nbytes
+                done[:] = fold.wait_for(_ROTATE).view(np.uint64)
+        return passed
+
+
+class _Fold:
+    """One level's fold on one rank: the packet buffers of the peers, the sends in flight,
+    the packets received and claimed, and the counts and waiting time."""
+
+    def __init__(self, searcher: Searcher2D, parent, topdown: bool):
+        self.s, self.parent, self.topdown = searcher, parent, topdown
+        s = searcher
+        s.fill[:] = HEADER_BYTES
+        s.prev[:] = (0, -1)
+        s.npairs[:] = 0
+        self.packets = (s.bufs, s.fill, s.prev, s.npairs)
+        self.flags = FLAG_VLQ if s.vlq else 0
+        self.stats = np.zeros(5, dtype=np.int64)
+        self.rstats = np.zeros(5, dtype=np.int64)
+        self.requests = []
+        self.sent_pairs = self.sent_bytes = self.recv_pairs = self.recv_bytes = 0
+        self.lasts = 0
+        self.wait = 0.0
+
+    def send(self, k: int, last: bool = False) -> None:
+        """Send peer k's packet (full, or its last of the level), then claim what has come."""
+        s = self.s
+        if last:
+            write_header(s.bufs[k], s.npairs[k], self.flags | FLAG_LAST, s.width)
+        n = int(s.fill[k])
+        self.requests.append(s.row_comm.isend(s.bufs[k, :n].copy(), k, _TAG))
+        self.sent_pairs += int(s.npairs[k])
+        self.sent_bytes += n
+        s.fill[k] = HEADER_BYTES
+        s.prev[k] = (0, -1)
+        s.npairs[k] = 0
+        while self._receive(False):
+            pass
+
+    def _receive(self, block: bool) -> bool:
+        got = self.s.row_comm.recv_packet(_TAG, block=block)
+        if got is None:
+            return False
+        self._claim(*got)
+        return True
+
+    def _claim(self, source: int, packet: np.ndarray) -> None:
+        s, g = self.s, self.s.graph
+        count = int(decode_into(packet, s.a_buf, s.b_buf))
+        if count < 0:
+            raise RuntimeError(f"a damaged fold packet from processor-column {source}")
+        s.qlen = int(claim_pairs(s.a_buf, s.b_buf, np.int64(count), self.topdown,
+                                 np.int64(source * s.grid.rows), np.int64(s.grid.size),
+                                 np.int64(s.grid.block), s.visited, g.order, self.parent,
+                                 s.nextbits, s.queue, np.int64(s.qlen), g.degree, self.rstats))
+        self.recv_pairs += count
+        self.recv_bytes += packet.shape[0]
+        self.lasts += bool(packet[4] & FLAG_LAST)
+
+    def wait_for(self, tag: int) -> np.ndarray:
+        """The next packet with ``tag`` (one peer sends them), claiming fold packets while
+        waiting."""
         t = time.perf_counter()
-        for r in requests:
+        rc = self.s.row_comm
+        while True:
+            got = rc.recv_packet(tag, block=False)
+            if got is not None:
+                self.wait += time.perf_counter() - t
+                return got[1]
+            if not self._receive(False):
+                yield_core()
+
+    def finish(self) -> None:
+        """Every peer's last packet, sent and received; every send completed."""
+        s = self.s
+        me = s.grid.col
+        for k in range(s.grid.cols):
+            if k != me:
+                self.send(k, last=True)
+        t = time.perf_counter()
+        while self.lasts < s.grid.cols - 1:
+            self._receive(True)
+        for r in self.requests:
             r.wait()
-        out["wait"] += time.perf_counter() - t
-        return out
+        self.wait += time.perf_counter() - t
