@@ -43,6 +43,18 @@ def _mpiexec() -> str:
     return found
 
 
+def run_json(cmd: list[str], out: str) -> tuple[dict, float]:
+    """Run ``cmd`` (which writes its JSON to ``out``): the document and the wall seconds;
+    SystemExit with the command's output when it fails."""
+    t0 = time.perf_counter()
+    p = subprocess.run(cmd, capture_output=True, text=True, stdin=subprocess.DEVNULL)
+    wall = time.perf_counter() - t0
+    if p.returncode != 0:
+        raise SystemExit(f"failed: {' '.join(cmd)}\n{p.stdout}\n{p.stderr}")
+    with open(out) as f:
+        return json.load(f), wall
+
+
 def run(procs: int | None, scale: int, roots: int, threads: int, algorithm: str,
         prune: str | None, backend: str = "cpu") -> dict:
     """One run; procs None is the embedded run."""
@@ -53,13 +65,7 @@ def run(procs: int | None, scale: int, roots: int, threads: int, algorithm: str,
                "--quiet", "--backend", backend]
         if procs is not None:
             cmd = [_mpiexec(), "-n", str(procs)] + cmd + ["--prune", prune, "--distributed"]
-        t0 = time.perf_counter()
-        p = subprocess.run(cmd, capture_output=True, text=True, stdin=subprocess.DEVNULL)
-        wall = time.perf_counter() - t0
-        if p.returncode != 0:
-            raise SystemExit(f"failed: {' '.join(cmd)}\n{p.stdout}\n{p.stderr}")
-        with open(out) as f:
-            doc = json.load(f)
+        doc, wall = run_json(cmd, out)
     off = doc["official"]
     row = {"procs": procs or 1, "embedded": procs is None, "scale": scale,
            "algorithm": algorithm, "prune": prune or "-", "threads": threads,

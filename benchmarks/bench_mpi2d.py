@@ -36,10 +36,8 @@ collectives counted as each process's part times its peers (ring allgather), no 
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import platform
-import subprocess
 import sys
 import tempfile
 import time
@@ -47,7 +45,7 @@ import time
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from bench_mpi import _mpiexec  # noqa: E402
+from bench_mpi import _mpiexec, run_json  # noqa: E402
 
 
 def run(procs: int, scale: int, roots: int, partition: str, compress: str | None,
@@ -59,13 +57,7 @@ def run(procs: int, scale: int, roots: int, partition: str, compress: str | None
                "--quiet", "--partition", partition, "--algorithm", algorithm]
         cmd += ["--distributed"] if partition == "1d" else []
         cmd += ["--compress", compress] if compress else []
-        t0 = time.perf_counter()
-        p = subprocess.run(cmd, capture_output=True, text=True, stdin=subprocess.DEVNULL)
-        wall = time.perf_counter() - t0
-        if p.returncode != 0:
-            raise SystemExit(f"failed: {' '.join(cmd)}\n{p.stdout}\n{p.stderr}")
-        with open(out) as f:
-            doc = json.load(f)
+        doc, wall = run_json(cmd, out)
     off = doc["official"]
     comp, comm = [], []
     tot = dict(expand=0, fold=0, raw=0, sent=0, pairs=0)

@@ -33,7 +33,7 @@ from ..graph.build import sort_dedup_rows
 from .build import BUILD_CHUNK
 from .generate import LocalEdges
 from .grid import Grid2D
-from .partition import vertex_dtype
+from .partition import block_starts, vertex_dtype
 
 __all__ = ["DistGraph2D", "build_2d", "mesh_comms"]
 
@@ -99,11 +99,7 @@ def _route(src, dst, n, size, rows, block, counts, out):
             counts[((v % size) // rows) * rows + (u % size) % rows] += 1
     if out.shape[0] == 0:
         return -1
-    pos = np.empty(size, np.int64)
-    acc = 0
-    for r in range(size):
-        pos[r] = acc
-        acc += counts[r]
+    pos = block_starts(counts, size)[0]
     for i in range(src.shape[0]):
         u = src[i]
         v = dst[i]

@@ -35,7 +35,7 @@ from ..errors import InputError
 from ..validate import ValidationReport, rules
 from .generate import LocalEdges
 from .grid import Grid2D
-from .partition import owner_local, owner_local_args, vertex_dtype
+from .partition import block_starts, owner_local, owner_local_args, vertex_dtype
 from .validate import ParentFacts, _first, check_parents, edge_verdict
 
 __all__ = ["Tuples2D", "distribute_tuples", "validate_2d", "count_component_edges_2d",
@@ -92,11 +92,7 @@ def _route(src, dst, a, b, rows, size, first, counts, out_src, out_dst, out_inde
     counts[:] = 0
     for i in range(a, b):
         counts[_edge_owner(np.int64(src[i]), np.int64(dst[i]), rows, size)] += 1
-    pos = np.empty(size, np.int64)
-    acc = 0
-    for r in range(size):
-        pos[r] = acc
-        acc += counts[r]
+    pos, total = block_starts(counts, size)
     for i in range(a, b):
         u = np.int64(src[i])
         v = np.int64(dst[i])
@@ -105,7 +101,7 @@ def _route(src, dst, a, b, rows, size, first, counts, out_src, out_dst, out_inde
         out_dst[pos[o]] = v
         out_index[pos[o]] = first + i
         pos[o] += 1
-    return acc
+    return total
 
 
 def _received(got, buf, pos: int) -> int:
