@@ -87,6 +87,7 @@ def main(argv=None) -> int:
                  f"{best.ops_per_second / 1e9:.2f} G min-plus op/s"
                  + (f", {scipy_s / best.seconds:.1f}x scipy" if scipy_s else ""))
             rows.append({"n": n, "algorithm": name, "dtype": dtype, "seconds": best.seconds,
+                         "copy_seconds": best.copy_seconds,  # gpu: not in seconds
                          "ops_per_second": best.ops_per_second, "products": best.products,
                          "scipy_seconds": scipy_s,
                          "agrees_with_scipy": None if verdict is None else verdict["agree"]})

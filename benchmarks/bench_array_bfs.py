@@ -44,7 +44,7 @@ def _log(msg):
 
 
 def _peak_bytes(backend) -> int:
-    if backend.is_gpu:
+    if backend.on_cuda:  # CuPy's pool (not the NumPy of a stand-in)
         return int(backend.xp.get_default_memory_pool().total_bytes())
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
 

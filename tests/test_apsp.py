@@ -298,6 +298,41 @@ def test_cuda_kernels_under_the_simulator():
     assert doc["cycle"] == [2, 5, 8]
 
 
+MAPPING_SCRIPT = textwrap.dedent("""
+    import json
+    import numpy as np
+    from numba import cuda
+    from pygraph500.apsp import shortest_paths
+    from pygraph500.apsp.gpu import _fw_step
+    # relaxing through k = 0 lowers every D[i, j] (i, j >= 1) from 10 to 2; a launch of one
+    # block along x and two along y reaches the cells of the first TILE values of x only
+    D = np.full((8, 8), 10.0)
+    D[0, :] = D[:, 0] = 1.0
+    D[0, 0] = 0.0
+    d = cuda.to_device(D)
+    _fw_step[(1, 2), (4, 4)](d, cuda.to_device(np.full((1, 1), -1, np.int32)), 0, 0.0,
+                             False, False)
+    D = d.copy_to_host()
+    r = shortest_paths(np.where(np.eye(9) > 0, 0, 1.0), backend="gpu")
+    print(json.dumps({"lowered": (D[1:] == 2).tolist(), "seconds": r.seconds,
+                      "copy_seconds": r.copy_seconds}))
+""")
+
+
+def test_cuda_threads_run_along_rows_and_copies_are_timed_apart():
+    """Floyd-Warshall's kernel puts x along j (a warp reads a row's consecutive elements:
+    coalesced): a launch one block wide in x relaxes the first TILE columns of every row.
+    The GPU's copies to and from the device are timed apart from its kernels."""
+    env = dict(os.environ, NUMBA_ENABLE_CUDASIM="1", PYGRAPH500_CUDA_TILE="4")
+    proc = subprocess.run([sys.executable, "-c", MAPPING_SCRIPT], env=env,
+                          capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    doc = json.loads(proc.stdout.strip().splitlines()[-1])
+    lowered = np.array(doc["lowered"])
+    assert lowered[:, 1:4].all() and not lowered[:, 4:].any()
+    assert doc["seconds"] > 0 and doc["copy_seconds"] > 0
+
+
 def _have_device():
     if os.environ.get("NUMBA_ENABLE_CUDASIM") == "1":
         return False

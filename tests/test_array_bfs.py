@@ -178,16 +178,22 @@ SIM_SCRIPT = """
 import json, os
 import numpy as np
 from pygraph500 import build_csr, kronecker
+from pygraph500.backend.arrays import get_backend
 from pygraph500.bfs.array.search import bfs_gpu_queue
 edges = kronecker(7, 8)
 g = build_csr(edges)
+be = get_backend("cpu")
+reads = []
+to_host = be.to_host
+be.to_host = lambda a: reads.append(1) or to_host(a)  # every read from the device
 out = []
 for root in json.loads(os.environ["ROOTS"]):
-    r = bfs_gpu_queue(g, root, kernel=True)
+    del reads[:]
+    r = bfs_gpu_queue(g, root, backend=be, kernel=True)
     x = r.levels.extra
     out.append({"parent": r.parent.tolist(), "depth": r.depth.tolist(),
                 "CLQ": x["CLQ"].tolist(), "NLF": x["NLF"].tolist(), "LV": x["LV"].tolist(),
-                "NLQ": x["NLQ"].tolist()})
+                "NLQ": x["NLQ"].tolist(), "reads": len(reads)})
 print(json.dumps(out))
 """
 
@@ -196,7 +202,8 @@ def test_gpu_queue_kernel_under_the_simulator():
     """The numba.cuda gpu-queue kernel (one thread per queued vertex, claims by
     compare-and-swap), run by numba's CUDA simulator: valid trees, scipy's distances, and
     Table 4.1 consistent (the next queue is the vertices at the next depth; NLF the degree
-    sum of the queue)."""
+    sum of the queue); one read from the device per level (the next queue's length), one
+    for the statistics after the search, then the parent and depth copied."""
     import json
     import os
     import subprocess
@@ -213,6 +220,7 @@ def test_gpu_queue_kernel_under_the_simulator():
     deg = g.degree()
     for root, res in zip(roots, json.loads(proc.stdout.strip().splitlines()[-1])):
         parent, depth = np.array(res["parent"]), np.array(res["depth"])
+        assert res["reads"] == len(res["CLQ"]) + 3
         assert validate(edges, parent, root).valid
         d = shortest_path(a, unweighted=True, indices=root)
         np.testing.assert_array_equal(depth, np.where(np.isinf(d), -1, d).astype(np.int64))

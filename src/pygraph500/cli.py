@@ -94,12 +94,16 @@ def build_parser() -> argparse.ArgumentParser:
                           "4.3.2: sort, keep one copy of each vertex with its parent), none "
                           "(thesis 4.2.3: every copy is sent), bitmap (thesis 5.3: a bitmap "
                           "over the neighbours a process can send; each is sent once per search)")
-    run.add_argument("--backend", choices=["cpu", "gpu", "auto"], default="cpu",
+    run.add_argument("--backend", choices=["cpu", "gpu", "auto", "numpy-checked"],
+                     default="cpu",
                      help="where kernel 1 and the searches run: cpu (numba; the array "
                           "algorithms on NumPy), gpu (CuPy: " + ", ".join(GPU_ALGORITHMS) + "), "
-                          "auto (the GPU when there is one, else the CPU, and it says so); "
-                          "under mpiexec, gpu gives every process the GPU of its node-local "
-                          "rank (algorithms: as for --prune runs)")
+                          "auto (the GPU when there is one, else the CPU, and it says so), "
+                          "numpy-checked (the GPU's code on NumPy, each level's host "
+                          "synchronisations and allocations counted in --levels and the "
+                          "JSON: host_syncs, allocations); under mpiexec, gpu gives every "
+                          "process the GPU of its node-local rank (algorithms: as for --prune "
+                          "runs)")
     run.add_argument("--kernel", "-k", choices=["bfs", "sssp", "both"], default="bfs",
                      help="the timed kernels: bfs (Graph500 kernel 2, the default, as "
                           "graph500_reference_bfs), sssp (kernel 3: shortest paths on the "

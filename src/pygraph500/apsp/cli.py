@@ -77,6 +77,8 @@ def cmd_apsp(args) -> int:
           f"backend={out['backend']} threads={threads}")
     print(f"time: {out['seconds']:.4f} s   rate: {out['ops_per_second'] / 1e9:.2f} billion "
           f"min-plus operations/s (2 n^3 / time)")
+    if "copy_seconds" in out:
+        print(f"copies host <-> device: {out['copy_seconds']:.4f} s (not in the time)")
     status = 0
     if "check" in out:
         c = out["check"]

@@ -9,14 +9,18 @@
   paper's best variant has each thread compute 4 x 2 elements; here each thread computes
   one.
 
-Same internal encoding and predecessor rule as ``apsp.cpu``. In CI these kernels run under
-``NUMBA_ENABLE_CUDASIM=1`` (numba's simulator, on small matrices); on a device they run for
-real. The matrix must be a multiple of TILE on a side (``solve`` pads it).
+Every kernel puts ``threadIdx.x`` along j (a row's consecutive elements): the 32 threads of a
+warp read and write consecutive addresses of D and P (coalesced), and shared tiles are read
+along their rows (no bank conflicts). Same internal encoding and predecessor rule as
+``apsp.cpu``. In CI these kernels run under ``NUMBA_ENABLE_CUDASIM=1`` (numba's simulator, on
+small matrices); on a device they run for real. The matrix must be a multiple of TILE on a side
+(``solve`` pads it). ``run`` times the kernels apart from the copies to and from the device.
 """
 from __future__ import annotations
 
 import math
 import os
+import time
 
 import numpy as np
 from numba import cuda
@@ -64,8 +68,9 @@ def _relax(d, p, i, j, v, pv, floor, clamp, pred):
 
 @cuda.jit
 def _fw_step(D, P, k, floor, clamp, pred):
-    """One k of the naive Floyd-Warshall: thread (i, j) relaxes D[i, j] through k."""
-    i, j = cuda.grid(2)
+    """One k of the naive Floyd-Warshall: thread (i, j) relaxes D[i, j] through k; x is j,
+    so a warp reads D[i, j..j+31] and D[k, j..j+31] (coalesced) and D[i, k] (one broadcast)."""
+    j, i = cuda.grid(2)
     n = D.shape[0]
     if i < n and j < n:
         _relax(D, P, i, j, D[i, k] + D[k, j], P[k, j] if pred else 0, floor, clamp, pred)
@@ -169,15 +174,23 @@ def _phase3(D, P, t0, floor, clamp, pred):
 
 def run(D, P, algorithm, floor, clamp, pred, n):
     """Run ``algorithm`` on the device (D, P host arrays in the internal encoding, D's side a
-    multiple of TILE, ``n`` the vertices before padding); returns (D, P, products) on the
-    host."""
+    multiple of TILE, ``n`` the vertices before padding); returns (D, P, products, kernel
+    seconds, copy seconds) with D and P on the host: the kernels timed apart from the copies
+    host -> device and back, as the BFS times its searches."""
     if D.shape[0] % TILE:
         raise InputError(f"the GPU kernels need a matrix side that is a multiple of {TILE}")
     size = D.shape[0]
     nt = size // TILE
     floor = D.dtype.type(floor)
+    t0 = time.perf_counter()
     dD = cuda.to_device(D)
     dP = cuda.to_device(P if pred else np.full((1, 1), -1, np.int32))
+    if algorithm == "min-plus":  # the product's output and its flag, copied in with the rest
+        out = cuda.to_device(D)
+        pout = cuda.to_device(P if pred else np.full((1, 1), -1, np.int32))
+        changed = cuda.to_device(np.zeros(1, np.int32))
+    cuda.synchronize()
+    t1 = time.perf_counter()
     products = None
     threads = (TILE, TILE)
     if algorithm == "floyd-warshall":
@@ -190,9 +203,6 @@ def run(D, P, algorithm, floor, clamp, pred, n):
             _phase3[(nt, nt), threads](dD, dP, t0, floor, clamp, pred)
     else:
         total = max(1, math.ceil(math.log2(n - 1))) if n > 2 else 1
-        out = cuda.to_device(D)
-        pout = cuda.to_device(P if pred else np.full((1, 1), -1, np.int32))
-        changed = cuda.to_device(np.zeros(1, np.int32))
         products = 0
         for _ in range(total):
             changed[0] = 0
@@ -200,9 +210,11 @@ def run(D, P, algorithm, floor, clamp, pred, n):
             products += 1
             dD, out = out, dD
             dP, pout = pout, dP
-            if not changed.copy_to_host()[0]:
+            if not changed.copy_to_host()[0]:  # the one host read of a product: stop?
                 break
             out.copy_to_device(dD)
             pout.copy_to_device(dP)
     cuda.synchronize()
-    return dD.copy_to_host(), (dP.copy_to_host() if pred else P), products
+    t2 = time.perf_counter()
+    D, P = dD.copy_to_host(), (dP.copy_to_host() if pred else P)
+    return D, P, products, t2 - t1, (t1 - t0) + (time.perf_counter() - t2)

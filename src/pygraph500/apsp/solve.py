@@ -34,13 +34,15 @@ class NegativeCycleError(InputError):
 class APSPResult:
     """Distances (``unreachable(dtype)`` where there is no path), predecessors when asked
     for (int32, -1 on the diagonal and where there is no path), and how they were computed.
-    ``seconds`` times the algorithm alone (not the conversion of the input)."""
+    ``seconds`` times the algorithm alone: not the conversion of the input, and on the GPU
+    not the copies to the device and back (``copy_seconds``), as BFS times its searches."""
     dist: np.ndarray
     pred: np.ndarray | None
     algorithm: str
     backend: str
     seconds: float
     products: int | None = None  # min-plus: the squarings done
+    copy_seconds: float = 0.0  # gpu: host -> device and back
 
     @property
     def n(self) -> int:
@@ -89,19 +91,22 @@ def _initial_pred(D: np.ndarray, big) -> np.ndarray:
 
 
 def _run(D, P, algorithm, backend, enc, b, pred, n):
-    """Run one algorithm on the internal matrix; returns (D, P, products)."""
+    """Run one algorithm on the internal matrix; returns (D, P, products, seconds, copy
+    seconds): the GPU's kernels are timed apart from its copies."""
     if backend == "gpu":
         from . import gpu
 
         return gpu.run(D, P, algorithm, enc.floor, enc.clamp, pred, n)
+    t0 = time.perf_counter()
+    products = None
     if algorithm == "floyd-warshall":
         cpu.floyd_warshall(D, P, enc.floor, enc.clamp, pred)
-        return D, P, None
-    if algorithm == "min-plus":
+    elif algorithm == "min-plus":
         products = max(1, math.ceil(math.log2(n - 1))) if n > 2 else 1
-        return cpu.min_plus(D, P, b, enc.floor, enc.clamp, pred, products)
-    cpu.blocked(D, P, b, enc.floor, enc.clamp, pred)
-    return D, P, None
+        D, P, products = cpu.min_plus(D, P, b, enc.floor, enc.clamp, pred, products)
+    else:
+        cpu.blocked(D, P, b, enc.floor, enc.clamp, pred)
+    return D, P, products, time.perf_counter() - t0, 0.0
 
 
 _WARM: set = set()
@@ -163,9 +168,8 @@ def shortest_paths(graph, *, algorithm: str = "blocked", backend: str = "cpu", d
     _warm_up(algorithm, backend, enc, return_predecessors)
     D = enc.encode(W, size)
     P = _initial_pred(D, enc.big) if return_predecessors else np.full((1, 1), -1, np.int32)
-    t0 = time.perf_counter()
-    D, P, products = _run(D, P, algorithm, backend, enc, b, return_predecessors, n)
-    seconds = time.perf_counter() - t0
+    D, P, products, seconds, copy_seconds = _run(D, P, algorithm, backend, enc, b,
+                                                 return_predecessors, n)
     diag = np.diagonal(D)[:n]
     if (diag < 0).any():
         _negative_cycle(W, np.flatnonzero(diag < 0),
@@ -176,7 +180,7 @@ def shortest_paths(graph, *, algorithm: str = "blocked", backend: str = "cpu", d
         if size != n:
             pred = np.ascontiguousarray(pred)
     return APSPResult(dist=enc.decode(D, n), pred=pred, algorithm=algorithm, backend=backend,
-                      seconds=seconds, products=products)
+                      seconds=seconds, products=products, copy_seconds=copy_seconds)
 
 
 def _cycle_in_row(W, P, i):

@@ -14,20 +14,28 @@ everywhere) and on CuPy (where a CUDA device is). CuPy is imported here and nowh
 - ``PYGRAPH500_GPU_STANDIN=K`` (tests only; see DESIGN.md, "Verifying GPU code without a
   GPU"): ``gpu`` is NumPy standing in for K devices, so the device paths (one device per rank,
   device buffers handed to MPI or staged) run in CI; every output names it as a stand-in.
+- ``get_backend("numpy-checked")``: the device path on NumPy with every host synchronisation
+  and allocation counted (``checked.py``); ``ArrayBackend.checks`` holds the counters.
+- ``mark()`` / ``seconds(a, b)``: points on the device's timeline (CUDA events on a GPU) and
+  the time between them, read after the search: phase times without synchronising.
 """
 from __future__ import annotations
 
 import os
+import time
 from dataclasses import dataclass
 
 import numpy as np
 
 from ..errors import InputError, ResourceError
+from .checked import Checks, CheckedNumPy
 from .memory import format_bytes, require_memory
 
-__all__ = ["BACKENDS", "ArrayBackend", "get_backend", "gpu_status"]
+__all__ = ["BACKENDS", "DEVICE_BACKENDS", "ArrayBackend", "checked_backend", "get_backend",
+           "gpu_status"]
 
-BACKENDS = ("cpu", "gpu", "auto")
+BACKENDS = ("cpu", "gpu", "auto", "numpy-checked")
+DEVICE_BACKENDS = ("gpu", "numpy-checked")  # the names that take the device path
 GPU_STANDIN = "PYGRAPH500_GPU_STANDIN"
 
 
@@ -50,21 +58,29 @@ def gpu_status():
 class ArrayBackend:
     """``name`` 'cpu' or 'gpu'; ``xp`` numpy or cupy (numpy also for the GPU stand-in);
     ``device`` a one-line description; ``note``: why ``auto`` chose what it chose (empty
-    otherwise); ``device_id``: the GPU's index on its node (None on the CPU)."""
+    otherwise); ``device_id``: the GPU's index on its node (None on the CPU); ``checks``:
+    the counters of ``numpy-checked`` (None otherwise)."""
     name: str
     xp: object
     device: str
     note: str = ""
     device_id: int | None = None
+    checks: Checks | None = None
 
     @property
     def is_gpu(self) -> bool:
-        return self.name == "gpu"
+        """Whether searches take the device path (a GPU, a stand-in, or numpy-checked)."""
+        return self.name in DEVICE_BACKENDS
 
     @property
     def on_device(self) -> bool:
-        """Whether arrays live in device memory (CuPy), not host memory (NumPy)."""
+        """Whether arrays live in device memory (CuPy; numpy-checked stands in for it)."""
         return self.xp is not np
+
+    @property
+    def on_cuda(self) -> bool:
+        """Whether arrays are CUDA arrays that numba.cuda kernels can take (CuPy's)."""
+        return self.on_device and self.checks is None
 
     def to_device(self, a, dtype=None):
         return self.xp.asarray(a, dtype=dtype)
@@ -74,12 +90,30 @@ class ArrayBackend:
         return np.asarray(a) if isinstance(a, np.ndarray) or not self.on_device else a.get()
 
     def synchronize(self) -> None:
-        if self.on_device:
+        if self.checks is not None:
+            self.checks.sync("synchronize()")
+        elif self.on_device:
             self.xp.cuda.Device().synchronize()
 
+    def mark(self):
+        """A point on the device's timeline, taken without waiting for the device: a recorded
+        CUDA event on a GPU, the host clock elsewhere."""
+        if self.on_device and self.checks is None:
+            event = self.xp.cuda.Event()
+            event.record()
+            return event
+        return time.perf_counter()
+
+    def seconds(self, a, b) -> float:
+        """Seconds between two marks (on a GPU: waits for ``b``; read after the search)."""
+        if isinstance(a, float):
+            return b - a
+        b.synchronize()
+        return self.xp.cuda.get_elapsed_time(a, b) / 1e3
+
     def memory(self) -> tuple[int, int] | None:
-        """(free, total) bytes of the device; None on the CPU."""
-        if not self.on_device:
+        """(free, total) bytes of the device; None on the CPU (and numpy-checked)."""
+        if not self.on_device or self.checks is not None:
             return None
         free, total = self.xp.cuda.runtime.memGetInfo()
         return int(free), int(total)
@@ -119,6 +153,16 @@ def _standin_backend(value: str, local_rank: int | None) -> ArrayBackend:
                                    f"({GPU_STANDIN}; no device is used)", device_id=dev)
 
 
+def checked_backend(shuffle: int | None = None) -> ArrayBackend:
+    """``numpy-checked``: NumPy standing in for a GPU, its host synchronisations and
+    allocations counted (``checks``); ``shuffle``: a seed for random winners of duplicate
+    writes (``checked.Checks``)."""
+    checks = Checks(shuffle)
+    return ArrayBackend("numpy-checked", CheckedNumPy(checks),
+                        f"NumPy {np.__version__} standing in for a GPU, host synchronisations "
+                        "and allocations counted per level (no device is used)", checks=checks)
+
+
 def get_backend(name: str = "cpu", local_rank: int | None = None) -> ArrayBackend:
     """The backend called ``name`` (see the module docstring); ``local_rank``: the process's
     rank on its node, which picks its GPU."""
@@ -127,6 +171,8 @@ def get_backend(name: str = "cpu", local_rank: int | None = None) -> ArrayBacken
     cpu = f"CPU (compiled kernels: numba; array algorithms: NumPy {np.__version__})"
     if name == "cpu":
         return ArrayBackend("cpu", np, cpu)
+    if name == "numpy-checked":
+        return checked_backend()
     standin = os.environ.get(GPU_STANDIN)
     if standin:
         return _standin_backend(standin, local_rank)

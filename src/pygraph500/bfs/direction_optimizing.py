@@ -118,8 +118,8 @@ def bfs_direction_optimizing(graph: CSRGraph, root, *, alpha=15.0, beta=18.0, de
     (``steps.canonical``; the bottom-up levels do so anyway), for any number of threads,
     alpha and beta. ``depth=False``: no depth array (result depth None; spares a scattered
     write per vertex, except in the deterministic mode, which needs the depths).
-    ``backend="gpu"`` (or "auto" where a GPU is, or a GPU ArrayBackend) runs the array form
-    (``bfs.array.direction_optimizing``) on the GPU instead; it has no deterministic mode:
+    ``backend="gpu"`` (or "auto" where a GPU is, "numpy-checked", or such an ArrayBackend)
+    runs the array form (``bfs.array.direction_optimizing``) instead; it has no deterministic mode:
     ``deterministic=True`` makes "auto" run here, and a GPU named outright an InputError.
     Other options are accepted for registry uniformity and ignored.
     """

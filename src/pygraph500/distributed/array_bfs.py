@@ -23,15 +23,23 @@ the GPU of its node-local rank) and runs Algorithm 4 with whole-array steps of
 bits, through the same exchange) and each finds parents for its own unvisited vertices with
 ``bottom_up_step``. The statistics are ``distributed.LEVEL_FIELDS``, so reports and
 ``--levels`` are the CPU engine's.
+
+The state stays on the device and every shape is known on the host (``primitives.arrays``:
+elements that go nowhere are written to spare slots, never filtered by a mask). A top-down
+level reads back twice, both for MPI, whose calls take host numbers: the message counts per
+rank (step 3), and the vertices found with their edges for the termination allreduce; a
+bottom-up level reads once. The exchange synchronises too (MPI reads the buffers). Phase times
+are device-timeline marks, added to the statistics after the search.
 """
 from __future__ import annotations
 
 import dataclasses
-import time
 
 import numpy as np
 
-from ..primitives.arrays import bottom_up_step, claim, gather, queue_offsets
+from ..backend.checked import PerLevel
+from ..primitives.arrays import (SPARE, bottom_up_step, claim, compact, gather, put,
+                                 queue_offsets, read_counts, sort_unique, spill)
 from .build import DistGraph
 from .device import DeviceExchange
 from .level_loop import LevelLoop
@@ -43,16 +51,17 @@ __all__ = ["DistArraySearcher", "device_graph", "estimate_device_bytes"]
 
 def estimate_device_bytes(part: Partition1D, entries: int, prune: str) -> int:
     """Peak device bytes of one rank's searches (``entries``: its adjacency entries): its
-    CSR, per-vertex arrays (parent, tickets, queues, masks), the global frontier mask of a
-    bottom-up level and, for ``bitmap``, a mask and tickets over every vertex; a level's NLF
-    at its worst (every local adjacency entry: vertex, parent, owner, key and sort output,
-    int64 each) and its messages (send and receive rows of two vertex ids)."""
+    CSR, per-vertex arrays (parent, tickets, degrees, two queues, two candidate lists), the
+    frontier masks of a bottom-up level (local and global) and, for ``bitmap``, a mask and
+    tickets over every vertex; a level's NLF at its worst (every local adjacency entry:
+    vertex, parent, owner, local id, key, its sorted copy, places: int64 each) and its
+    messages (send and receive rows of two vertex ids)."""
     n, nl = part.num_vertices, part.num_local
     b = np.dtype(vertex_dtype(n)).itemsize
-    per_vertex = 8 * (nl + 1) + b * entries + 4 * 8 * nl + 2 * part.max_local + n
+    per_vertex = 8 * (nl + 1) + b * entries + 7 * 8 * (nl + 1) + 2 * part.max_local + n
     if prune == "bitmap":
-        per_vertex += 9 * n
-    return per_vertex + 5 * 8 * entries + 2 * 2 * b * entries
+        per_vertex += 9 * (n + 1)
+    return per_vertex + 7 * 8 * entries + 2 * 2 * b * entries
 
 
 def device_graph(graph: DistGraph, backend) -> DistGraph:
@@ -66,7 +75,9 @@ def device_graph(graph: DistGraph, backend) -> DistGraph:
 
 class DistArraySearcher(LevelLoop):
     """Distributed searches of one device-resident DistGraph (``device_graph``) on
-    ``backend`` (an ArrayBackend), moving arrays with ``exchange`` (a DeviceExchange)."""
+    ``backend`` (an ArrayBackend), moving arrays with ``exchange`` (a DeviceExchange).
+    Per-vertex arrays have SPARE spare slots after their ``nl`` (the bitmap's: ``n``)
+    entries (``primitives.arrays.spill``)."""
 
     def __init__(self, comm, graph: DistGraph, backend, exchange: DeviceExchange | None = None,
                  prune: str = DEFAULT_PRUNE, algorithm: str = DEFAULT_DIST_ALGORITHM):
@@ -79,135 +90,188 @@ class DistArraySearcher(LevelLoop):
         part = graph.part
         self.size, self.rank = comm.size, comm.rank
         self.n, self.nl, self.ml = part.num_vertices, part.num_local, part.max_local
+        nl = self.nl
         self.itype = vertex_dtype(self.n)
-        self.tickets = xp.empty(self.nl, dtype=np.int64)
-        self._parent = None
+        self.tickets = xp.empty(nl + SPARE, dtype=np.int64)
         if prune == "bitmap":
-            self.sent = xp.zeros(self.n, dtype=bool)
-            self.sent_tickets = xp.empty(self.n, dtype=np.int64)
-        self.num_entries = int(comm.allreduce(graph.num_entries)) if self.hybrid else 0
-        deg = graph.indptr[1:] - graph.indptr[:-1]
-        self.linked = xp.flatnonzero(deg > 0)  # local vertices a bottom-up level may reach
-        self.queue = xp.zeros(0, dtype=np.int64)
-        self.front = None
-        self.cand = None
+            self.sent = xp.zeros(self.n + SPARE, dtype=bool)
+            self.sent_tickets = xp.empty(self.n + SPARE, dtype=np.int64)
+        self.num_entries = int(comm.allreduce(graph.indices.shape[0])) if self.hybrid else 0
+        self.deg = xp.zeros(nl + 1, dtype=np.int64)
+        self.deg[:nl] = graph.indptr[1:] - graph.indptr[:-1]
+        self.linked = xp.flatnonzero(self.deg[:nl])  # local vertices a bottom-up level may reach
+        self.queues = [xp.empty(nl + SPARE, dtype=np.int64) for _ in range(2)]
+        self.sizes = xp.zeros(3, dtype=np.int64)
+        if self.hybrid:
+            self.front = xp.zeros(self.ml, dtype=bool)
+            self.cands = [xp.empty(nl + SPARE, dtype=np.int64) for _ in range(2)]
+        self._pbuf = None
+        self.cur = self.nq = self.m = self.m_u = self.unvisited = 0
+        self.held = None  # candidates in cands[0]; None: none made in this search yet
+        self._marks, self._checked = [], PerLevel(None)
 
-    def _clock(self) -> float:
-        self.backend.synchronize()
-        return time.perf_counter()
+    @property
+    def queue(self):
+        return self.queues[self.cur][:self.nq]
+
+    def search(self, root: int):
+        """LevelLoop's search; then the device's phase times (and on numpy-checked each
+        level's host synchronisations, the exchange's apart, and allocations) join the
+        statistics, read once."""
+        self._marks, self._checked = [], PerLevel(self.backend.checks)
+        result = super().search(root)
+        sec = self.backend.seconds
+        t = np.array([[sec(a, b), sec(b, c), sec(c, d)] for a, b, c, d in self._marks],
+                     dtype=np.float64).reshape(-1, 3)
+        lv = result.levels
+        lv["comp_time"] = lv["comp_time"] + t[:, 0] + t[:, 2]
+        lv["comm_time"] = lv["comm_time"] + t[:, 1]
+        lv["time"] = lv["time"] + t.sum(axis=1)
+        lv.update(self._checked.columns(apart="exchange_syncs"))
+        return result
+
+    def _end_level(self, marks, nq, degsum, extra=0):
+        """The level's end: its one read after the exchange (the next queue's length, its
+        edges, ``extra``), the marks kept, the counts snapshotted."""
+        nq, degsum, extra = read_counts(self.backend, self.sizes, nq, degsum, extra)
+        marks.append(self.backend.mark())
+        self.nq, self.m, self.cur = nq, degsum, 1 - self.cur
+        self.unvisited -= nq
+        self.m_u -= degsum
+        self._marks.append(marks)
+        self._checked.mark()
+        return nq, degsum, extra
+
+    def _exchange(self, name, *args):
+        """The exchange's call; on numpy-checked its synchronisations are counted apart."""
+        call = getattr(self.exchange, name)
+        checks = self.backend.checks
+        if checks is None:
+            return call(*args)
+        with checks.apart():
+            return call(*args)
 
     def _start(self, root: int):
         xp = self.backend.xp
-        parent = xp.full(self.nl, -1, dtype=np.int64)
-        self._parent, self.cand = parent, None
+        self._pbuf = xp.full(self.nl + SPARE, -1, dtype=np.int64)
+        parent = self._pbuf[:self.nl]
+        self.cur, self.nq, self.m, self.held = 0, 0, 0, None
         if self.prune == "bitmap":
-            self.sent[:] = False
-        if self.graph.part.owner(root) != self.rank:
-            self.queue = xp.zeros(0, dtype=np.int64)
-            return parent, 0, 0
-        loc = self.graph.part.local(root)
-        parent[loc] = root
-        self.queue = xp.full(1, loc, dtype=np.int64)
-        return parent, 1, int(self.graph.indptr[loc + 1] - self.graph.indptr[loc])
+            self.sent.fill(False)
+        if self.graph.part.owner(root) == self.rank:
+            loc = self.graph.part.local(root)
+            parent[loc] = root
+            self.queues[0][0] = loc
+            self.nq = 1
+            self.m, = read_counts(self.backend, self.sizes, self.deg[loc])
+        self.unvisited = self.linked.shape[0] - (self.m > 0)
+        self.m_u = self.graph.indices.shape[0] - self.m
+        self._checked.mark()  # the levels' counts start here
+        return parent, self.nq, self.m
 
-    def _prune(self, v, p):
-        """(owner of each kept entry, its local id there, its parent), grouped by owner."""
+    def _prune(self, v, p, owner, lid, keep):
+        """(owner, local id, parent, send) in the order of the send buffer: the entries to
+        send marked, grouped by owner."""
         xp, size = self.backend.xp, self.size
-        if self.prune == "sort-unique":
-            key = (v % size) * self.ml + v // size       # owner-major, < size * ml
-            keys = xp.sort(key * self.n + p)
-            key = keys // self.n
-            first = xp.empty(key.shape[0], dtype=bool)
-            first[:1] = True
-            first[1:] = key[1:] != key[:-1]
-            key = key[first]
+        if self.prune == "sort-unique":  # (owner, local id) owner-major, < size * ml
+            key, par, first = sort_unique(xp, owner * self.ml + lid, p, keep, self.n,
+                                          size * self.ml)
             owner = key // self.ml
-            return owner, key - owner * self.ml, keys[first] - key * self.n
-        if self.prune == "bitmap":
-            new = ~self.sent[v]
-            v, p = claim(xp, v[new], p[new], self.sent_tickets)
-            self.sent[v] = True
-        order = xp.argsort(v % size, kind="stable")
-        v, p = v[order], p[order]
-        return v % size, v // size, p
+            return owner, key - owner * self.ml, par, first
+        if self.prune == "bitmap":  # one entry per vertex never sent before in the search
+            slots = spill(xp, v.shape[0], self.n)
+            keep = claim(xp, v, keep & ~self.sent[v], self.sent_tickets, slots)
+            put(xp, self.sent, v, True, keep, slots)
+        order = xp.argsort(xp.where(keep, owner, size), kind="stable")
+        return owner[order], lid[order], p[order], keep[order]
 
-    def _accept(self, parent, lid, par):
-        """The new vertices among rows (local id, parent): each gets one parent."""
-        new = parent[lid] < 0
-        lid, par = claim(self.backend.xp, lid[new], par[new], self.tickets)
-        parent[lid] = par
-        return lid
-
-    def _degree_sum(self, q) -> int:
-        ip = self.graph.indptr
-        return int((ip[q + 1] - ip[q]).sum()) if q.shape[0] else 0
+    def _accept(self, lid, par, slots):
+        """Which rows (local id, parent) give a new vertex its parent: one per vertex."""
+        xp = self.backend.xp
+        new = self._pbuf[lid] < 0
+        take = claim(xp, lid, new, self.tickets, slots)
+        put(xp, self._pbuf, lid, par, take, slots)
+        return take
 
     def _top_down_level(self, parent, qlen):
-        xp, g = self.backend.xp, self.graph
-        size, rank = self.size, self.rank
-        t0 = self._clock()
-        q = self.queue
-        start, newoff, m = queue_offsets(xp, g.indptr, q)
+        be, g = self.backend, self.graph
+        xp, size, rank, nl = be.xp, self.size, self.rank, self.nl
+        marks = [be.mark()]
+        q, m = self.queue, self.m
+        start, newoff, _ = queue_offsets(xp, g.indptr, q)
         v, p = gather(xp, g.indices, q * size + rank, start, newoff, m)
-        own = xp.flatnonzero(v % size == rank)
-        keep = xp.ones(v.shape[0], dtype=bool)
-        keep[own[parent[v[own] // size] >= 0]] = False
-        owner, lid, par = self._prune(v[keep], p[keep])
-        counts = self.backend.to_host(xp.bincount(owner, minlength=size)).astype(np.int64)
+        owner, lid = v % size, v // size
+        own = owner == rank
+        keep = ~(own & (self._pbuf[xp.where(own, lid, nl)] >= 0))  # own visited: dropped
+        owner, lid, par, send_it = self._prune(v, p, owner, lid, keep)
+        # read 1 of 2: the message counts (MPI takes them from the host)
+        counts = be.to_host(xp.bincount(xp.where(send_it, owner, size), minlength=size + 1))
+        counts = counts[:size].astype(np.int64)
+        pruned, local = int(counts.sum()), int(counts[rank])
         displs = np.zeros(size, dtype=np.int64)
         np.cumsum(counts[:-1], out=displs[1:])
-        send = xp.stack([lid, par], axis=1).astype(self.itype)
-        pruned, local = int(counts.sum()), int(counts[rank])
+        send = xp.empty((pruned + SPARE, 2), dtype=self.itype)
+        compact(xp, send_it, xp.stack([lid, par], axis=1).astype(self.itype), send,
+                spill(xp, m, pruned))
+        send = send[:pruned]
         sendcounts = counts.copy()
         sendcounts[rank] = 0
-        t1 = self._clock()
-        recv, recvcounts = self.exchange.alltoallv(send, sendcounts, displs)
-        t2 = self._clock()
+        marks.append(be.mark())
+        recv, recvcounts = self._exchange("alltoallv", send, sendcounts, displs)
+        marks.append(be.mark())
         mine = send[displs[rank]:displs[rank] + local].astype(np.int64)
         got = recv.astype(np.int64)
-        new_local = self._accept(parent, mine[:, 0], mine[:, 1])
-        new_recv = self._accept(parent, got[:, 0], got[:, 1])
-        self.queue = xp.concatenate([new_local, new_recv])
-        nqlen = int(self.queue.shape[0])
-        degsum = self._degree_sum(self.queue) if self.hybrid else 0
-        t3 = self._clock()
+        lids = xp.concatenate([mine[:, 0], got[:, 0]])
+        slots = spill(xp, lids.shape[0], nl)
+        won_local = self._accept(mine[:, 0], mine[:, 1], slots[:local])
+        wins = xp.concatenate([won_local, self._accept(got[:, 0], got[:, 1], slots[local:])])
+        nq = compact(xp, wins, lids, self.queues[1 - self.cur], slots)
+        # read 2 of 2: the vertices found (for the termination allreduce) and their edges
+        found, degsum, found_local = self._end_level(
+            marks, nq, xp.where(wins, self.deg[lids], 0).sum(), xp.count_nonzero(won_local))
         width = np.dtype(self.itype).itemsize * 2
         sent, received = pruned - local, int(recvcounts.sum())
         row = [0, qlen, m, pruned, local, sent, sent * width, received, received * width,
-               int(new_local.shape[0]), nqlen - int(new_local.shape[0]),
-               (t1 - t0) + (t3 - t2), t2 - t1, t3 - t0]
-        return row, nqlen, degsum
+               found_local, found - found_local, 0.0, 0.0, 0.0]
+        return row, found, degsum
 
     def _queue_to_frontier(self, qlen: int) -> None:
+        """The frontier mask of the queue, and the candidates: the unvisited vertices with
+        neighbours (``unvisited`` of them, counted on the host)."""
         xp = self.backend.xp
-        self.front = xp.zeros(self.ml, dtype=bool)
+        self.front.fill(False)
         self.front[self.queue] = True
-        cand = self.linked if self.cand is None else self.cand  # the unvisited among them
-        self.cand = cand[self._parent[cand] < 0]
+        cand = self.linked if self.held is None else self.cands[0][:self.held]
+        compact(xp, self._pbuf[cand] < 0, cand, self.cands[1], spill(xp, cand.shape[0], self.nl))
+        self.cands.reverse()
+        self.held = self.unvisited
 
     def _frontier_to_queue(self) -> int:
-        self.queue = self.backend.xp.flatnonzero(self.front)
-        return int(self.queue.shape[0])
+        return self.nq  # every bottom-up level leaves its frontier as the queue too
 
     def _bottom_up_level(self, parent, qlen):
-        xp, g = self.backend.xp, self.graph
-        t0 = self._clock()
+        be, g = self.backend, self.graph
+        xp = be.xp
+        marks = [be.mark()]
         bits = xp.packbits(self.front)
-        t1 = self._clock()
-        gathered = self.exchange.allgather(bits)
-        t2 = self._clock()
+        marks.append(be.mark())
+        gathered = self._exchange("allgather", bits)
+        marks.append(be.mark())
         # global vertex u = l * P + r: the (ml, P) layout of the ranks' masks, flattened
         masks = xp.unpackbits(gathered.reshape(-1)).reshape(self.size, -1)[:, :self.ml]
         front = masks.T.reshape(-1)[:self.n].astype(bool)
-        found, self.cand, scanned = bottom_up_step(xp, g.indptr, g.indices, parent, None, 0,
-                                                   front, self.cand)
-        self.front = xp.zeros(self.ml, dtype=bool)
-        self.front[found] = True
-        self.queue = found
-        degsum = self._degree_sum(found)
-        t3 = self._clock()
+        cand, scanned = self.cands[0][:self.held], self.m_u
+        slots = spill(xp, scanned, self.nl)
+        found, deg = bottom_up_step(xp, g.indptr, g.indices, self._pbuf, None, 0, front, cand,
+                                    scanned, slots)
+        self.front.fill(False)
+        self.front[cand] = found
+        slots = slots[:self.held]
+        compact(xp, ~found, cand, self.cands[1], slots)  # the candidates left
+        nq = compact(xp, found, cand, self.queues[1 - self.cur], slots)  # for a switch back
+        nfound, degsum, _ = self._end_level(marks, nq, xp.where(found, deg, 0).sum())
+        self.held -= nfound
+        self.cands.reverse()
         nbytes = int(bits.shape[0]) * (self.size - 1)
-        nfound = int(found.shape[0])
-        row = [1, qlen, int(scanned), 0, 0, 0, nbytes, 0, nbytes, nfound, 0,
-               (t1 - t0) + (t3 - t2), t2 - t1, t3 - t0]
+        row = [1, qlen, scanned, 0, 0, 0, nbytes, 0, nbytes, nfound, 0, 0.0, 0.0, 0.0]
         return row, nfound, degsum

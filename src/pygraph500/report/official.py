@@ -103,15 +103,19 @@ def _format_table41(levels: list[dict], title: str) -> str:
     """Thesis Table 4.1 per level (RV is 0 in one process) and the phase times in ms."""
     head = (f"{'level':>5} {'direction':>10} {'CLQ':>10} {'NLF':>12} {'LV':>11} {'NLQ':>10} "
             f"{'QR':>6} {'UR':>6} {'expand':>8} {'search':>8} {'prune':>8} {'update':>8}")
+    checked = bool(levels) and "host_syncs" in levels[0]  # --backend numpy-checked
     rows = [title] if title else []
     rows += ["# CLQ queue, NLF its adjacency entries, LV the unvisited ones, NLQ the next queue; "
-             "QR = NLQ/NLF, UR = NLQ/LV; phase times in ms", head]
+             "QR = NLQ/NLF, UR = NLQ/LV; phase times in ms"
+             + ("; syncs, allocs: host synchronisations, allocations" if checked else ""),
+             head + (f" {'syncs':>6} {'allocs':>7}" if checked else "")]
     for lv in levels:
         rows.append(
             f"{lv['level']:>5} {lv['direction']:>10} {lv['CLQ']:>10} {lv['NLF']:>12} "
             f"{lv['LV']:>11} {lv['NLQ']:>10} {lv['QR']:>6.3f} {lv['UR']:>6.3f} "
             + " ".join(f"{lv['t_' + p] * 1e3:>8.3f}" for p in ("expand", "search", "prune",
-                                                               "update")))
+                                                               "update"))
+            + (f" {lv['host_syncs']:>6} {lv['allocations']:>7}" if checked else ""))
     return "\n".join(rows)
 
 

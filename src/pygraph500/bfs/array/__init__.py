@@ -6,6 +6,15 @@ algorithms and seed 004's GPU BFS variants, written once against ``xp``.
 (``direction_optimizing``, used by ``direction-optimizing`` with ``backend="gpu"``). Each
 records thesis Table 4.1 per level in ``result.levels.extra`` (CLQ, NLF, LV, RV, NLQ, QR, UR)
 with the time of each phase (t_expand, t_search, t_prune, t_update).
+
+On a GPU a level costs what ``LEVEL_BUDGET`` allows, asserted without a GPU on the
+``numpy-checked`` backend (which records ``host_syncs`` and ``allocations`` per level): one
+host synchronisation (the next queue's size, which the next level's shapes need; the
+statistics stay on the device until the search ends) and a fixed number of allocations
+(about as many kernel launches), each in proportion to the level's work, not to N (but
+frontier-mask's scan over all N, and direction-optimizing's candidate lists and frontier
+masks, made once per search at its first bottom-up level). A search adds one read before its
+levels (the root's degree) and one after (the statistics).
 """
 from .direction_optimizing import bfs_direction_optimizing_array
 from .edge_parallel import bfs_edge_parallel
@@ -19,5 +28,16 @@ ARRAY_ALGORITHMS = {
     "frontier-mask": bfs_frontier_mask,
 }
 
-__all__ = ["ARRAY_ALGORITHMS", "bfs_gpu_queue", "bfs_sort_unique", "bfs_bitmap_filter",
-           "bfs_edge_parallel", "bfs_frontier_mask", "bfs_direction_optimizing_array"]
+# Per level on a device: (host synchronisations, allocations); see the module docstring.
+LEVEL_BUDGET = {
+    "gpu-queue": (1, 30),  # the whole-array form; the numba.cuda kernel: one read, no allocation
+    "sort-unique": (1, 39),
+    "bitmap-filter": (1, 32),
+    "edge-parallel": (1, 13),
+    "frontier-mask": (1, 28),
+    "direction-optimizing": (1, 44),  # its first bottom-up level makes the per-search lists
+}
+
+__all__ = ["ARRAY_ALGORITHMS", "LEVEL_BUDGET", "bfs_gpu_queue", "bfs_sort_unique",
+           "bfs_bitmap_filter", "bfs_edge_parallel", "bfs_frontier_mask",
+           "bfs_direction_optimizing_array"]

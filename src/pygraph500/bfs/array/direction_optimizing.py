@@ -2,11 +2,17 @@
 ``--backend gpu``; on NumPy it is reachable as ``bfs_direction_optimizing_array``).
 
 Top-down levels are sort-unique levels (thesis 4.3.2: expand, binary search, sort-unique);
-bottom-up levels are ``primitives.arrays.bottom_up_step`` over a frontier mask. The switching rule and
-its defaults are those of the compiled ``direction-optimizing``: bottom-up when the frontier
-grows and its edges exceed the unvisited vertices' edges / alpha, top-down again when it is
-below N / beta and shrinking or no longer worth bottom-up (``primitives.direction``); the
-edge counts are kept up to date, never recounted.
+bottom-up levels are ``primitives.arrays.bottom_up_step`` over a frontier mask. The
+switching rule and its defaults are those of the compiled ``direction-optimizing``: bottom-up
+when the frontier grows and its edges exceed the unvisited vertices' edges / alpha, top-down
+again when it is below N / beta and shrinking or no longer worth bottom-up
+(``primitives.direction``); the edge counts are kept up to date, never recounted.
+
+Everything the switch and the shapes need is known on the host from the one read per level
+(the next frontier's size and edges): the candidates of a bottom-up level (unvisited vertices
+with neighbours) number the vertices with neighbours less those visited, and their lists
+hold the unvisited vertices' edges. The two frontier masks and candidate lists are made once
+per search and reused.
 """
 from __future__ import annotations
 
@@ -14,9 +20,9 @@ import numpy as np
 
 from ..types import BOTTOM_UP
 from .search import prepare, top_down_level
-from ...primitives.arrays import bottom_up_step
+from ...primitives.arrays import SPARE, bottom_up_step, compact, spill
 from ...primitives.direction import go_bottom_up, go_top_down
-from .steps import LevelRecorder, finish_result, new_parent
+from .steps import LevelRecorder, Search, finish_result
 
 __all__ = ["bfs_direction_optimizing_array"]
 
@@ -25,42 +31,58 @@ def bfs_direction_optimizing_array(graph, root, *, backend="cpu", alpha=15.0, be
                                    depth=True, on_device=False, **options):
     """Direction-optimizing BFS from ``root`` with ``backend.xp``; see the module."""
     be, xp, r, n, indptr, indices = prepare(graph, root, backend)
-    deg = xp.diff(indptr)
-    parent, dep = new_parent(xp, n, r, depth)
+    st = Search(be, indptr, indices, n, r, depth, count_linked=True)
     rec = LevelRecorder(be)
-    q = xp.asarray([r], dtype=np.int64)
-    m_f = int(deg[r])
-    m_u = int(indptr[-1]) - m_f
+    m_f = st.m
+    unvisited = st.linked - (m_f > 0)  # vertices with neighbours not reached yet
     prev_nf = 0
     level = 0
-    cand = None  # unvisited vertices with neighbours, made at the first bottom-up level
+    fronts = cands = None  # made at the first bottom-up level
+    held = 0  # candidates in cands[0]
     bottom_up = False
-    while q.shape[0]:
-        nf = q.shape[0]
+    while st.nq:
+        nf = st.nq
+        was_bottom_up = bottom_up
         if bottom_up:  # the compiled direction-optimizing's rule (primitives.direction)
-            bottom_up = not go_top_down(nf, prev_nf, n, beta, m_f, m_u, alpha)
+            bottom_up = not go_top_down(nf, prev_nf, n, beta, m_f, st.m_u, alpha)
         else:
-            bottom_up = go_bottom_up(nf, prev_nf, m_f, m_u, alpha)
-        if bottom_up:  # ---- a bottom-up level
-            rec.start()
-            front = xp.zeros(n, dtype=bool)
-            front[q] = True
-            if cand is None:
-                cand = xp.flatnonzero((parent < 0) & (deg > 0))
-            else:
-                cand = cand[parent[cand] < 0]
-            t_expand = rec.lap()
-            found, cand, examined = bottom_up_step(xp, indptr, indices, parent, dep, level,
-                                                   front, cand)
-            t_search = rec.lap()
-            rec.level(nf, examined, cand.shape[0] + found.shape[0], found.shape[0],
-                      (t_expand, t_search, 0.0, 0.0), BOTTOM_UP)
-            q = found
-        else:  # ---- a sort-unique top-down level
-            q = top_down_level(xp, indptr, indices, parent, dep, q, level, n, "sort-unique",
-                               rec)
+            bottom_up = go_bottom_up(nf, prev_nf, m_f, st.m_u, alpha)
+        if not bottom_up:  # ---- a sort-unique top-down level
+            top_down_level(st, level, "sort-unique", rec)
+        else:  # ---- a bottom-up level
+            rec.start(nf, st.m_u, BOTTOM_UP)
+            if fronts is None:  # the unvisited vertices with neighbours, once
+                fronts = [xp.zeros(n, dtype=bool), xp.zeros(n, dtype=bool)]
+                cands = [xp.empty(n + SPARE, dtype=np.int64) for _ in range(2)]
+                st.scans()
+                compact(xp, (st.parent[:n] < 0) & (st.deg[:n] > 0), st.ids, cands[0],
+                        st.slots_n)
+            elif not was_bottom_up:  # drop the candidates the top-down levels reached
+                cand = cands[0][:held]
+                compact(xp, st.parent[cand] < 0, cand, cands[1], st.slots_n[:held])
+                cands.reverse()
+            held = unvisited
+            if not was_bottom_up:  # the frontier mask of the queue
+                fronts[0].fill(False)
+                fronts[0][st.queue] = True
+            cand = cands[0][:held]
+            slots = spill(xp, st.m_u, n)
+            rec.lap("expand")
+            found, deg = bottom_up_step(xp, indptr, indices, st.parent, st.depth, level,
+                                        fronts[0], cand, st.m_u, slots)
+            rec.lap("search")
+            fronts[1].fill(False)
+            fronts[1][cand] = found
+            slots = slots[:held]
+            compact(xp, ~found, cand, cands[1], slots)  # the candidates left
+            nq = compact(xp, found, cand, st.next_queue, slots)  # the queue, for a switch
+            rec.device(lv=held)
+            rec.lap("update")
+            held -= st.advance(nq, xp.where(found, deg, 0).sum())
+            fronts.reverse()
+            cands.reverse()
         prev_nf = nf
-        m_f = int(deg[q].sum()) if q.shape[0] else 0
-        m_u -= m_f
+        m_f = st.m  # st.m_u: the unvisited vertices' edges, kept by st.advance
+        unvisited -= st.nq
         level += 1
-    return finish_result(be, parent, dep, r, rec, on_device)
+    return finish_result(be, st.parent, st.depth, r, rec, on_device)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from .search import prepare
+from ...primitives.arrays import put, read_counts, spill
 from .steps import LevelRecorder, finish_result, new_parent
 
 __all__ = ["bfs_edge_parallel"]
@@ -18,31 +19,28 @@ __all__ = ["bfs_edge_parallel"]
 def bfs_edge_parallel(graph, root, *, backend="cpu", depth=True, on_device=False, **options):
     """Edge-parallel BFS (seed 004) from ``root``; ``backend`` as for sort-unique."""
     be, xp, r, n, indptr, indices = prepare(graph, root, backend)
-    parent, _ = new_parent(xp, n, r, False)
-    lev = xp.full(n, -1, dtype=np.int64)  # the algorithm needs the depths either way
-    lev[r] = 0
+    parent, lev = new_parent(xp, n, r, True)  # the algorithm needs the depths either way
     # the edge list form: entry k's row by a binary search in indptr (CuPy's repeat takes
     # no array of counts)
-    src = xp.searchsorted(indptr, xp.arange(int(indptr[-1]), dtype=np.int64), side="right") - 1
+    m = indices.shape[0]
+    src = xp.searchsorted(indptr, xp.arange(m, dtype=np.int64), side="right") - 1
     dst = indices.astype(np.int64)
-    m = int(dst.shape[0])
+    slots = spill(xp, m, n)  # where the edges that find nothing write
+    found_buf = xp.zeros(1, dtype=np.int64)
     rec = LevelRecorder(be)
     level = 0
     clq = 1
-    while True:
-        rec.start()
+    while clq:
+        rec.start(clq, m)
         active = lev[src] == level
-        t_expand = rec.lap()
-        e = xp.flatnonzero(active & (lev[dst] < 0))
-        t_search = rec.lap()
-        v = dst[e]
-        parent[v] = src[e]
-        lev[v] = level + 1
-        found = int(xp.count_nonzero(lev == level + 1)) if e.shape[0] else 0
-        t_update = rec.lap()
-        rec.level(clq, m, e.shape[0], found, (t_expand, t_search, 0.0, t_update))
-        if not found:
-            break
-        clq = found
+        rec.lap("expand")
+        new = active & (lev[dst] < 0)
+        rec.lap("search")
+        put(xp, parent, dst, src, new, slots)  # one of a vertex's writes wins: any is valid
+        put(xp, lev, dst, level + 1, new, slots)
+        won = new & (parent[dst] == src)  # one element per vertex found
+        rec.device(lv=xp.count_nonzero(new))
+        rec.lap("update")
+        clq, = read_counts(be, found_buf, xp.count_nonzero(won))  # the level's host read
         level += 1
     return finish_result(be, parent, lev if depth else None, r, rec, on_device)

@@ -15,12 +15,13 @@ the parents and make the next queue. The algorithms differ in the pruning:
 - ``bitmap-filter``: thesis 5.3's space-time trade-off: no sort; a per-vertex scratch array
   (allocated once per search) decides which element of each vertex wins.
 - ``frontier-mask``: seed 004's linear-work BFS: mark the unvisited NLF vertices in a
-  per-vertex mask and compact it with a prefix scan over all N vertices (``flatnonzero``),
-  which also removes the duplicates.
+  per-vertex mask and compact it with a prefix scan over all N vertices, which also removes
+  the duplicates.
 
-All take ``backend`` ("cpu": NumPy, "gpu": CuPy, "auto", or an ArrayBackend), return the
-parent array on the host (``on_device=True``: where it was computed) and record thesis
-Table 4.1 per level (``steps.LevelRecorder``).
+All take ``backend`` ("cpu": NumPy, "gpu": CuPy, "auto", "numpy-checked", or an
+ArrayBackend), return the parent array on the host (``on_device=True``: where it was
+computed) and record thesis Table 4.1 per level (``steps.LevelRecorder``). A level reads one
+thing back from the device: the next queue's length and adjacency entries, together.
 """
 from __future__ import annotations
 
@@ -28,8 +29,10 @@ import numpy as np
 
 from ...backend.arrays import ArrayBackend, get_backend
 from ..types import check_root
-from ...primitives.arrays import claim, gather, queue_offsets, sort_unique
-from .steps import LevelRecorder, as_backend_graph, check_memory, finish_result, new_parent
+from ...primitives.arrays import (SPARE, claim, compact, gather, put, queue_offsets, sort_unique,
+                                  spill)
+from .steps import (LevelRecorder, Search, as_backend_graph, check_memory, finish_result,
+                    new_parent)
 
 __all__ = ["bfs_gpu_queue", "bfs_sort_unique", "bfs_bitmap_filter", "bfs_frontier_mask",
            "resolve_backend", "prepare", "top_down_level"]
@@ -48,57 +51,63 @@ def prepare(graph, root, backend):
     return be, be.xp, r, graph.num_vertices, indptr, indices
 
 
-def top_down_level(xp, indptr, indices, parent, dep, q, level, n, prune, rec, scratch=None,
-                   mask=None):
-    """One top-down level from the queue ``q``: expand, gather, drop the visited, prune as
-    ``prune`` says, write parents (and depths); records the level in ``rec``, returns the
-    next queue. ``scratch`` (bitmap-filter) and ``mask`` (frontier-mask): per-vertex arrays
-    of the search."""
-    rec.start()
-    start, newoff, m = queue_offsets(xp, indptr, q)
-    t_expand = rec.lap()
-    v, p = gather(xp, indices, q, start, newoff, m)
-    t_search = rec.lap()
+def top_down_level(st: Search, level: int, prune: str, rec, scratch=None, mask=None) -> int:
+    """One top-down level from the queue of ``st``: expand, gather, drop the visited, prune
+    as ``prune`` says, write parents (and depths), make the next queue; records the level in
+    ``rec``; returns the next queue's length (the level's one host read). ``scratch``
+    (bitmap-filter) and ``mask`` (frontier-mask): per-vertex arrays with spare slots."""
+    xp, n, parent, q = st.xp, st.n, st.parent, st.queue
+    rec.start(st.nq, st.m)
+    start, newoff, _ = queue_offsets(xp, st.indptr, q)
+    rec.lap("expand")
+    v, p = gather(xp, st.indices, q, start, newoff, st.m)
+    rec.lap("search")
     fresh = parent[v] < 0
-    v, p = v[fresh], p[fresh]
-    lv = v.shape[0]
-    if prune == "sort-unique":
-        v, p = sort_unique(xp, v, p, n)
+    slots = spill(xp, st.m, n)  # where the elements that write nowhere write
+    rec.device(lv=xp.count_nonzero(fresh))
+    take = None
+    if prune == "sort-unique":  # fresh elements are entries of unvisited lists: <= m_u
+        v, p, take = sort_unique(xp, v, p, fresh, n, most=st.m_u)
+        slots = slots[:v.shape[0]]
     elif prune == "bitmap-filter":
-        v, p = claim(xp, v, p, scratch)
+        take = claim(xp, v, fresh, scratch, slots)
     elif prune == "frontier-mask":
-        mask[v] = True
-    t_prune = rec.lap()
-    if prune == "gpu-queue":
-        parent[v] = p
-        won = parent[v] == p
-        v = v[won]
-    elif prune == "frontier-mask":
-        parent[v] = p
-        v = xp.flatnonzero(mask)
-        mask[v] = False
+        put(xp, mask, v, True, fresh, slots)
+    rec.lap("prune")
+    if take is None:  # gpu-queue, frontier-mask: every fresh element writes; one write wins
+        put(xp, parent, v, p, fresh, slots)
+        if prune == "gpu-queue":
+            take = fresh & (parent[v] == p)  # the element whose parent stayed
     else:
-        parent[v] = p
-    if dep is not None:
-        dep[v] = level + 1
-    t_update = rec.lap()
-    rec.level(q.shape[0], m, lv, v.shape[0], (t_expand, t_search, t_prune, t_update))
-    return v
+        put(xp, parent, v, p, take, slots)
+    if st.depth is not None:
+        put(xp, st.depth, v, level + 1, fresh if take is None else take, slots)
+    if take is None:  # frontier-mask: the next queue is the mask, compacted over all N
+        front = mask[:n]
+        nq = compact(xp, front, st.ids, st.next_queue, st.slots_n)
+        m = xp.where(front, st.deg[:n], 0).sum()
+        put(xp, mask, v, False, fresh, slots)
+    else:
+        nq = compact(xp, take, v, st.next_queue, slots)
+        m = xp.where(take, st.deg[v], 0).sum()
+    rec.lap("update")
+    return st.advance(nq, m)
 
 
 def _search(graph, root, backend, prune, depth, on_device):
     be, xp, r, n, indptr, indices = prepare(graph, root, backend)
-    parent, dep = new_parent(xp, n, r, depth)
-    scratch = xp.empty(n, dtype=np.int64) if prune == "bitmap-filter" else None
-    mask = xp.zeros(n, dtype=bool) if prune == "frontier-mask" else None
+    st = Search(be, indptr, indices, n, r, depth)
+    scratch = xp.empty(n + SPARE, dtype=np.int64) if prune == "bitmap-filter" else None
+    mask = None
+    if prune == "frontier-mask":
+        mask = xp.zeros(n + SPARE, dtype=bool)
+        st.scans()
     rec = LevelRecorder(be)
-    q = xp.asarray([r], dtype=np.int64)
     level = 0
-    while q.shape[0]:
-        q = top_down_level(xp, indptr, indices, parent, dep, q, level, n, prune, rec, scratch,
-                           mask)
+    while st.nq:
+        top_down_level(st, level, prune, rec, scratch, mask)
         level += 1
-    return finish_result(be, parent, dep, r, rec, on_device)
+    return finish_result(be, st.parent, st.depth, r, rec, on_device)
 
 
 def bfs_gpu_queue(graph, root, *, backend="cpu", depth=True, on_device=False, kernel=None,
@@ -107,7 +116,7 @@ def bfs_gpu_queue(graph, root, *, backend="cpu", depth=True, on_device=False, ke
     ``kernel``: run the numba.cuda kernel (default: when the backend's arrays are on a
     device; True under numba's CUDA simulator runs it on NumPy arrays, for tests)."""
     be = resolve_backend(backend)
-    if not (be.on_device if kernel is None else kernel):
+    if not (be.on_cuda if kernel is None else kernel):
         return _search(graph, root, be, "gpu-queue", depth, on_device)
     from .kernels import search as kernel_search
 

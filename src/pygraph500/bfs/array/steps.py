@@ -1,39 +1,46 @@
-"""The steps of the array-backend BFS algorithms, written against ``xp`` (NumPy or CuPy).
+"""What the array-backend BFS algorithms share besides the steps themselves (which live in
+``primitives.arrays``: the distributed searcher uses them too).
 
-- the whole-array steps themselves (``queue_offsets``, ``gather``, ``sort_unique``, ``claim``,
-  ``bottom_up_step``) live in ``primitives.arrays``: the distributed searcher uses them too.
+- ``Search``: a search's device state: parent, depth and two queue buffers with spare slots
+  at the end (``primitives.arrays.SPARE``: where writes that must go nowhere land), the
+  degrees, and the one host read of a level (``advance``: the next queue's length and
+  adjacency entries, together).
 - ``LevelRecorder``: the fields of thesis Table 4.1 per level (CLQ, NLF, LV, RV, NLQ, QR, UR)
-  and the time of each phase (expand, binary search, prune, update), read after a device
-  synchronisation so that they are the device's times.
+  and the time of each phase (expand, binary search, prune, update) without synchronising:
+  what the host knows stays on the host, what only the device knows goes to a device array,
+  the phase boundaries are device-timeline marks (CUDA events on a GPU); all are read once,
+  after the search (inside the timed search: one small copy). On ``numpy-checked`` each
+  level's host synchronisations and allocations are recorded too.
 
 In one process RV is 0 and LV counts the NLF elements still unvisited (the candidates the
 pruning works on); UR = NLQ / LV (what pruning keeps), QR = NLQ / NLF.
 """
 from __future__ import annotations
 
-import time
-
 import numpy as np
 
+from ...backend.checked import PerLevel
+from ...primitives.arrays import SPARE, read_counts, spill
 from ..types import TOP_DOWN, BFSResult, LevelTable
 
 __all__ = ["estimate_search_bytes", "check_memory", "as_backend_graph", "LevelRecorder", "PHASES",
-           "new_parent", "finish_result"]
+           "Search", "new_parent", "finish_result"]
 
 PHASES = ("expand", "search", "prune", "update")
 
 
 def estimate_search_bytes(num_vertices: int, num_entries: int) -> int:
-    """Peak bytes of one array-backend search besides the graph: parent, depth and a
-    per-vertex scratch or mask (int64 each), and a level's NLF arrays (ticket, queue index,
-    CSR index, vertex, parent: five int64 per element; an NLF holds at most every adjacency
-    entry once)."""
-    return 3 * 8 * num_vertices + 5 * 8 * num_entries
+    """Peak bytes of one array-backend search besides the graph: per vertex parent, depth,
+    degrees, two queue buffers, a scratch or mask, two candidate buffers and two frontier
+    masks (direction-optimizing), int64 each; a level's NLF arrays at their peak (ticket,
+    queue index, CSR index, vertex, parent, key and its sorted copy, places: eight int64 per
+    element; an NLF holds at most every adjacency entry once)."""
+    return 8 * 8 * num_vertices + 8 * 8 * num_entries
 
 
 def check_memory(graph, backend) -> None:
     """ResourceError (both numbers) when a search of ``graph`` may not fit on the backend."""
-    backend.require(estimate_search_bytes(graph.num_vertices, int(graph.indptr[-1])),
+    backend.require(estimate_search_bytes(graph.num_vertices, graph.indices.shape[0]),
                     f"a {backend.name} search of {graph.num_vertices} vertices")
 
 
@@ -47,61 +54,133 @@ def as_backend_graph(graph, backend):
 
 
 def new_parent(xp, n: int, root: int, with_depth: bool):
-    """parent (all -1 but the root, its own parent) and depth (or None)."""
-    parent = xp.full(n, -1, dtype=np.int64)
+    """parent (all -1 but the root, its own parent) and depth (or None), each with SPARE
+    spare slots after the n vertices."""
+    parent = xp.full(n + SPARE, -1, dtype=np.int64)
     parent[root] = root
     depth = None
     if with_depth:
-        depth = xp.full(n, -1, dtype=np.int64)
+        depth = xp.full(n + SPARE, -1, dtype=np.int64)
         depth[root] = 0
     return parent, depth
 
 
+class Search:
+    """The device state of one search from ``root`` (see the module docstring); ``nq`` and
+    ``m``: the current queue's length and adjacency entries, ``m_u``: the adjacency entries
+    of the vertices in no queue yet (Beamer's m_u; it bounds a level's unvisited NLF
+    elements, the graph being symmetric), all on the host."""
+
+    def __init__(self, backend, indptr, indices, n: int, root: int, with_depth: bool,
+                 count_linked: bool = False):
+        xp = self.xp = backend.xp
+        self.backend, self.indptr, self.indices, self.n = backend, indptr, indices, n
+        self.parent, self.depth = new_parent(xp, n, root, with_depth)
+        self.deg = xp.zeros(n + 1, dtype=np.int64)  # deg[n] = 0: sort-unique's filler's
+        self.deg[:n] = indptr[1:] - indptr[:-1]
+        self.queues = [xp.empty(n + SPARE, dtype=np.int64) for _ in range(2)]
+        self.queues[0][0] = root
+        self.cur = 0
+        self.ids = self.slots_n = None  # per-vertex scans: 0..n-1, their spare slots
+        self.sizes = xp.zeros(2, dtype=np.int64)
+        # the setup's one read: the root's degree (and the vertices with neighbours)
+        linked = xp.count_nonzero(self.deg) if count_linked else 0
+        self.nq = 1
+        self.m, self.linked = read_counts(backend, self.sizes, self.deg[root], linked)
+        self.m_u = indices.shape[0] - self.m
+
+    @property
+    def queue(self):
+        return self.queues[self.cur][:self.nq]
+
+    def scans(self) -> None:
+        """Make ``ids`` (0..n-1) and ``slots_n`` (their spare slots), once per search."""
+        if self.ids is None:
+            self.ids = self.xp.arange(self.n, dtype=np.int64)
+            self.slots_n = spill(self.xp, self.n, self.n)
+
+    @property
+    def next_queue(self):
+        """The buffer the next queue is written to (``primitives.arrays.compact``)."""
+        return self.queues[1 - self.cur]
+
+    def advance(self, nq, m) -> int:
+        """The level's one host read: the next queue's length ``nq`` and its adjacency
+        entries ``m`` (device scalars), together; then the next queue is the current one."""
+        self.nq, self.m = read_counts(self.backend, self.sizes, nq, m)
+        self.m_u -= self.m
+        self.cur = 1 - self.cur
+        return self.nq
+
+
 class LevelRecorder:
-    """Collects thesis Table 4.1 per level and the phase times (see the module docstring)."""
+    """Collects thesis Table 4.1 per level and the phase times (see the module docstring).
+    A level is ``start(CLQ, NLF or None, direction)``, ``lap(phase)`` at the end of each
+    phase it has, and ``device(lv=..., nlf=...)`` for what only the device knows."""
 
     def __init__(self, backend):
         self.backend = backend
-        self.rows = []  # (CLQ, NLF, LV, NLQ, direction, expand, search, prune, update)
-        self._t = 0.0
+        self.host = []   # per level: CLQ, NLF (-1: on the device), direction
+        self.marks = []  # per level: (phase index, mark), the first the level's start
+        self.dev = backend.xp.zeros((32, 2), dtype=np.int64)  # per level: LV, NLF
+        self.checked = PerLevel(backend.checks)  # numpy-checked: what each level cost
 
-    def start(self) -> None:
-        self.backend.synchronize()
-        self._t = time.perf_counter()
+    def start(self, clq: int, nlf: int | None, direction: int = TOP_DOWN) -> None:
+        self.checked.mark()
+        self.host.append((int(clq), -1 if nlf is None else int(nlf), direction))
+        self.marks.append([(-1, self.backend.mark())])
 
-    def lap(self) -> float:
-        """Seconds since the last start or lap (after the device has finished)."""
-        self.backend.synchronize()
-        t = time.perf_counter()
-        dt, self._t = t - self._t, t
-        return dt
+    def lap(self, phase: str) -> None:
+        """The end of ``phase`` (one of PHASES) of the current level."""
+        self.marks[-1].append((PHASES.index(phase), self.backend.mark()))
 
-    def level(self, clq, nlf, lv, nlq, phases, direction=TOP_DOWN) -> None:
-        self.rows.append((int(clq), int(nlf), int(lv), int(nlq), direction, *phases))
+    def device(self, lv=None, nlf=None) -> None:
+        """LV and NLF of the current level where only the device knows them (kept there)."""
+        k = len(self.host) - 1
+        if k == self.dev.shape[0]:  # more levels than room: twice the room (on the device)
+            grown = self.backend.xp.zeros((2 * k, 2), dtype=np.int64)
+            grown[:k] = self.dev
+            self.dev = grown
+        if lv is not None:
+            self.dev[k, 0] = lv
+        if nlf is not None:
+            self.dev[k, 1] = nlf
 
     def table(self) -> LevelTable:
-        if not self.rows:
-            cols = np.zeros((0, 9))
-        else:
-            cols = np.array(self.rows, dtype=np.float64)
-        clq, nlf, lv, nlq = (cols[:, k].astype(np.int64) for k in range(4))
-        direction = cols[:, 4].astype(np.int8)
-        times = cols[:, 5:9]
-        qr = np.divide(nlq, nlf, out=np.zeros(len(nlq)), where=nlf > 0)
-        ur = np.divide(nlq, lv, out=np.zeros(len(nlq)), where=lv > 0)
+        """The LevelTable: the device's columns read here, once (after the search)."""
+        self.checked.mark()
+        k = len(self.host)
+        dev = self.backend.to_host(self.dev[:k]).reshape(k, 2)
+        host = np.array(self.host, dtype=np.int64).reshape(k, 3)
+        times = np.zeros((k, len(PHASES)))
+        for lvl, marks in enumerate(self.marks):
+            for (_, a), (phase, b) in zip(marks, marks[1:]):
+                times[lvl, phase] += self.backend.seconds(a, b)
+        clq, lv = host[:, 0], dev[:, 0]
+        nlf = np.where(host[:, 1] >= 0, host[:, 1], dev[:, 1])
+        nlq = np.append(clq[1:], 0)  # what a level found is the next level's queue
+        qr = np.divide(nlq, nlf, out=np.zeros(k), where=nlf > 0)
+        ur = np.divide(nlq, lv, out=np.zeros(k), where=lv > 0)
         extra = {"CLQ": clq, "NLF": nlf, "LV": lv, "RV": np.zeros_like(clq), "NLQ": nlq,
                  "QR": qr, "UR": ur}
-        extra.update({f"t_{name}": times[:, k] for k, name in enumerate(PHASES)})
-        return LevelTable(clq, nlf, nlq, direction, times.sum(axis=1), extra=extra)
+        extra.update({f"t_{name}": times[:, j] for j, name in enumerate(PHASES)})
+        checked = self.checked.columns()
+        checked.pop("apart_syncs", None)
+        extra.update(checked)
+        return LevelTable(clq, nlf, nlq, host[:, 2].astype(np.int8), times.sum(axis=1),
+                          extra=extra)
 
 
 def finish_result(backend, parent, depth, root, rec, on_device=False) -> BFSResult:
-    """The BFSResult, its arrays copied to the host, or (``on_device``) left where they are:
-    the benchmark stops its clock first and copies after, as GPU Graph500 codes time their
-    kernels (a parent array of SCALE 24 is 128 MiB, ~5 ms over PCIe)."""
-    backend.synchronize()
+    """The BFSResult. Reading the statistics (``rec.table()``) waits for the device, so the
+    search has finished when this returns. The arrays are copied to the host, or
+    (``on_device``) left where they are: the benchmark stops its clock first and copies
+    after, as GPU Graph500 codes time their kernels (a parent array of SCALE 24 is 128 MiB,
+    ~5 ms over PCIe)."""
+    levels = rec.table()
+    n = parent.shape[0] - SPARE
+    parent, depth = parent[:n], None if depth is None else depth[:n]
     if not on_device:
         parent = backend.to_host(parent)
         depth = None if depth is None else backend.to_host(depth)
-    return BFSResult(parent=parent, root=root, depth=depth, levels=rec.table())
-
+    return BFSResult(parent=parent, root=root, depth=depth, levels=levels)
