@@ -17,7 +17,9 @@ the vertices of its row-block sorted by degree inside each owner's block (sectio
    indices ``k * L + sorted id``. Column indices stay in original ids (paper: the sorted order
    is used for rows only, so PRED needs no conversion).
 6. For bottom-up levels the block's row CSR (rows: sorted row indices; neighbours: column
-   indices) is the transpose of the column CSR.
+   indices) is the transpose of the column CSR, each row's neighbours ordered by degree,
+   largest first (the degrees of the column-block gathered along the processor-column): a
+   bottom-up scan stops at the first neighbour in the frontier, and hubs are there first.
 
 Self-loops are dropped, as in the embedded kernel 1.
 """
@@ -162,6 +164,21 @@ def _transpose(cindptr, cindices, nrows, rindptr, rindices):
             pos[r] += 1
 
 
+def _busiest_first(rindptr, rindices, degree, block, col_comm, itype) -> np.ndarray:
+    """Each row's column indices ordered by the degree of their vertex, largest first, so a
+    bottom-up scan meets the likeliest parents (the hubs, in the frontier early) first and
+    stops sooner. The column-block's degrees are gathered along the processor-column."""
+    padded = np.zeros(block, dtype=np.int64)
+    padded[:degree.shape[0]] = degree
+    col_degree = col_comm.allgather(padded).reshape(-1)
+    by_degree = degree_order(col_degree)          # column index of each degree rank
+    rank = np.empty_like(by_degree)
+    rank[by_degree] = np.arange(by_degree.shape[0], dtype=np.int64)
+    keys = rank[rindices].astype(itype)
+    keys = sort_dedup_rows(rindptr, keys, max(1, by_degree.shape[0]))
+    return by_degree[keys].astype(itype)
+
+
 def degree_order(degree: np.ndarray) -> np.ndarray:
     """Original local ids by degree, largest first, ties by local id (the MAP of paper 001)."""
     return np.argsort(-degree, kind="stable").astype(np.int64)
@@ -229,5 +246,6 @@ def build_2d(comm, grid: Grid2D, edges: LocalEdges, row_comm, col_comm, *,
         rindptr = np.empty(nrows + 1, dtype=np.int64)
         rindices = np.empty(cindices.shape[0], dtype=itype)
         _transpose(cindptr, cindices, np.int64(nrows), rindptr, rindices)
+        rindices = _busiest_first(rindptr, rindices, degree, block, col_comm, itype)
     return DistGraph2D(grid, cindptr, cindices, rindptr, rindices, degree, order, sorted_id,
                        int(edges.num_edges))
