@@ -10,7 +10,7 @@ One level on rank (i, j) (``Searcher2D``):
    u -> v of the rank's block makes a pair for v's owner in the processor-row, or a claim when
    v is the rank's own. A vertex is sent at most once per search by a rank (a test-and-set on
    a row-block bitmap: the thesis's pruning, sort-free). Pairs go in packets of
-   ``PACKET_BYTES`` (``fold_codec``: u delta + VLQ, v as its 4-byte local id at its owner;
+   ``PACKET_BYTES`` (``fold_codec``: u as a delta, v as its local id at its owner, both VLQ;
    ``--compress none``: raw pairs); a full packet leaves at once with a non-blocking send,
    and packets that have arrived are decoded and claimed between scans (the sender and
    receiver tasks of Algorithm II, interleaved in one thread per rank). Each peer's last
@@ -36,10 +36,10 @@ import numpy as np
 
 from ..errors import InputError
 from .build2d import DistGraph2D
+from .comm import yield_core
 from .fold_codec import FLAG_LAST, FLAG_VLQ, HEADER_BYTES, decode_into, write_header
 from .kernels2d import (ST_CLAIMED, ST_DEGSUM, ST_EXAMINED, ST_LOCAL, ST_PAIRS,
                         assemble_frontier, bu_scan, claim_pairs, td_scan)
-from .comm import yield_core
 from .level_loop import LEVEL_FIELDS, LevelLoop
 from .modes import DEFAULT_DIST_ALGORITHM, DIST_ALGORITHMS
 from .partition import vertex_dtype
@@ -98,9 +98,10 @@ class Searcher2D(LevelLoop):
         self.visited = _bitmap(block)
         # sorted ids that can never be reached (degree 0, padding): marked visited at the start
         self.dead = _bitmap(block)
-        linked = int((graph.degree > 0).sum())
-        for s in range(linked, block):
-            self.dead[s >> 6] |= np.uint64(1) << np.uint64(s & 63)
+        linked = int((graph.degree > 0).sum())  # sorted by degree: the others come last
+        self.dead[-(-linked // 64):] = ~np.uint64(0)
+        if linked % 64:
+            self.dead[linked // 64] = ~np.uint64(0) << np.uint64(linked % 64)
         self.nextbits = _bitmap(block)
         self.queue = np.empty(max(1, nl), dtype=np.int64)
         self.qlen = 0
