@@ -248,7 +248,8 @@ def main() -> None:
         print()
     if args.model:
         measured = [r["pair_bytes"] for r in rows if r["partition"] == "2d"
-                    and r["compress"] == "vlq" and r["pair_bytes"] > 0]
+                    and r["compress"] == "vlq" and r["pair_bytes"] > 0
+                    and r["algorithm"] == "direction-optimizing"]  # what the model runs
         pb = args.pair_bytes or (float(np.mean(measured)) if measured else 3.0)
         sim = simulate(args.model_scale, args.model_procs, args.model_roots, pb)
         print(f"#### Simulated bytes per process per search, SCALE {args.model_scale} "
