@@ -149,34 +149,31 @@ def _relabel(indices, block, row_sorted):
 
 
 @njit(cache=True)
-def _transpose(cindptr, cindices, nrows, rindptr, rindices):
-    """The row CSR of the block: rows by row index, column indices ascending in each row."""
+def _transpose(cindptr, cindices, nrows, col_order, rindptr, rindices):
+    """The row CSR of the block: rows by row index; each row's column indices in the order
+    of ``col_order`` (the columns are visited in that order, so no sort is needed)."""
     rindptr[:] = 0
     for e in range(cindices.shape[0]):
         rindptr[cindices[e] + 1] += 1
     for r in range(nrows):
         rindptr[r + 1] += rindptr[r]
     pos = rindptr[:-1].copy()
-    for c in range(cindptr.shape[0] - 1):
+    for t in range(col_order.shape[0]):
+        c = col_order[t]
         for e in range(cindptr[c], cindptr[c + 1]):
             r = cindices[e]
             rindices[pos[r]] = c
             pos[r] += 1
 
 
-def _busiest_first(rindptr, rindices, degree, block, col_comm, itype) -> np.ndarray:
-    """Each row's column indices ordered by the degree of their vertex, largest first, so a
-    bottom-up scan meets the likeliest parents (the hubs, in the frontier early) first and
-    stops sooner. The column-block's degrees are gathered along the processor-column."""
+def busiest_columns(degree, block, col_comm) -> np.ndarray:
+    """The column indices of this rank's column-block by degree, largest first: each row of
+    the row CSR lists its neighbours in this order, so a bottom-up scan meets the likeliest
+    parents (the hubs, in the frontier early) first and stops sooner. The column-block's
+    degrees are gathered along the processor-column."""
     padded = np.zeros(block, dtype=np.int64)
     padded[:degree.shape[0]] = degree
-    col_degree = col_comm.allgather(padded).reshape(-1)
-    by_degree = degree_order(col_degree)          # column index of each degree rank
-    rank = np.empty_like(by_degree)
-    rank[by_degree] = np.arange(by_degree.shape[0], dtype=np.int64)
-    keys = rank[rindices].astype(itype)
-    keys = sort_dedup_rows(rindptr, keys, max(1, by_degree.shape[0]))
-    return by_degree[keys].astype(itype)
+    return degree_order(col_comm.allgather(padded).reshape(-1))
 
 
 def degree_order(degree: np.ndarray) -> np.ndarray:
@@ -209,8 +206,7 @@ def build_2d(comm, grid: Grid2D, edges: LocalEdges, row_comm, col_comm, *,
     pos = 0
     for r in range(rounds):
         a, b = min(m, r * BUILD_CHUNK), min(m, (r + 1) * BUILD_CHUNK)
-        _route(src[a:b], dst[a:b], *args, counts, none)
-        _route(src[a:b], dst[a:b], *args, counts, send)
+        _route(src[a:b], dst[a:b], *args, counts, send)  # counts, then fills
         got, _ = comm.alltoallv(send[:int(counts.sum())], counts, out=recv[pos:])
         if got.shape[0] and not np.shares_memory(got, recv):
             recv[pos:pos + got.shape[0]] = got
@@ -245,7 +241,7 @@ def build_2d(comm, grid: Grid2D, edges: LocalEdges, row_comm, col_comm, *,
     if transpose:
         rindptr = np.empty(nrows + 1, dtype=np.int64)
         rindices = np.empty(cindices.shape[0], dtype=itype)
-        _transpose(cindptr, cindices, np.int64(nrows), rindptr, rindices)
-        rindices = _busiest_first(rindptr, rindices, degree, block, col_comm, itype)
+        _transpose(cindptr, cindices, np.int64(nrows), busiest_columns(degree, block, col_comm),
+                   rindptr, rindices)
     return DistGraph2D(grid, cindptr, cindices, rindptr, rindices, degree, order, sorted_id,
                        int(edges.num_edges))
