@@ -43,11 +43,11 @@ def _mpiexec() -> str:
     return found
 
 
-def run_json(cmd: list[str], out: str) -> tuple[dict, float]:
-    """Run ``cmd`` (which writes its JSON to ``out``): the document and the wall seconds;
-    SystemExit with the command's output when it fails."""
+def run_json(cmd: list[str], out: str, env: dict | None = None) -> tuple[dict, float]:
+    """Run ``cmd`` (which writes its JSON to ``out``; ``env``: its whole environment): the
+    document and the wall seconds; SystemExit with the command's output when it fails."""
     t0 = time.perf_counter()
-    p = subprocess.run(cmd, capture_output=True, text=True, stdin=subprocess.DEVNULL)
+    p = subprocess.run(cmd, capture_output=True, text=True, stdin=subprocess.DEVNULL, env=env)
     wall = time.perf_counter() - t0
     if p.returncode != 0:
         raise SystemExit(f"failed: {' '.join(cmd)}\n{p.stdout}\n{p.stderr}")

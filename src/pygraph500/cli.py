@@ -259,6 +259,7 @@ def _cmd_run(args) -> int:
     """`graph500 run`, embedded or (under mpiexec, or --distributed) on every rank: bad
     parameters are reported once and every rank exits 2; a failure on any rank ends them all;
     one process prints the results."""
+    from .backend.threads import shared_machine
     from .benchmark import Launch, RunConfig
     from .io import check_writable
     from .report import Progress
@@ -276,8 +277,12 @@ def _cmd_run(args) -> int:
         options["algorithm"] = args.algorithm
     launch = Launch(RunConfig(**options))
     launch.check(lambda: check_writable(args.json) if args.json else None)
+    # before the first parallel kernel: OpenMP reads its wait policy when it starts
+    shared = shared_machine(args.threads) if launch.comm is None else None
     with launch.guard():
         result = launch.run(Progress(False if args.quiet else None))
+        if shared:
+            result.labels.append(shared)
         if launch.reporting:
             _print_run(result, args)
     return 0 if result.valid else 1
