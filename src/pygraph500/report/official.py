@@ -61,8 +61,8 @@ def format_dist_levels(levels: list[dict], title: str = "") -> str:
     after pruning (sort-unique: distinct vertices); UR: pruned / NLF; local: pruned entries the
     process owns itself (LV); sent / received: entries (RV) exchanged with the other processes,
     and MB sent (bu: the frontier bitmap); new: vertices discovered (NLQ); comp / comm:
-    milliseconds computing and in MPI calls. A bottom-up level prunes and sends no entries:
-    those columns show '-'."""
+    milliseconds computing and in MPI calls. A 1D bottom-up level prunes and sends no entries:
+    those columns show '-' (a 2D one sends the parents it found for other owners' vertices)."""
     head = (f"{'level':>5} {'dir':>3} {'queue':>10} {'NLF':>11} {'pruned':>10} {'UR':>6} "
             f"{'local':>10} {'sent':>10} {'sent MB':>9} {'received':>10} {'new':>9} "
             f"{'comp ms':>8} {'comm ms':>8}")
@@ -70,7 +70,7 @@ def format_dist_levels(levels: list[dict], title: str = "") -> str:
     def row(level, td, queue, nlf, pruned, local, sent, sent_bytes, received, new, comp, comm,
             rank=None):
         lead = f"{level:>5} " + (f"{rank:>4} " if rank is not None else "")
-        if td:
+        if td or pruned:  # 2D bottom-up levels send pairs too (parents found off-owner)
             ur = f"{pruned / nlf if nlf else 0.0:>6.3f}"
             mid = f"{pruned:>10} {ur} {local:>10} {sent:>10}"
             got = f"{received:>10}"
