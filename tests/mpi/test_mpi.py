@@ -195,6 +195,17 @@ def test_bad_parameter_reported_once(args, needle):
         assert len([l for l in p.stderr.splitlines() if l.strip()]) == 1, p.stderr
 
 
+def test_bad_input_every_rank_finds_is_reported_once(warm_cache):
+    """A graph of self-loops only has no search key: every rank finds it at once, and the job
+    ends with rank 0's one line, not one per rank."""
+    p = graph500_mpi(3, "run", "--scale", "1", "--edgefactor", "2", "--roots", "2", "--quiet",
+                     timeout=120)
+    assert p.returncode == 2, (p.returncode, p.stderr)
+    ours = [l for l in p.stderr.splitlines() if l.startswith("graph500:")]
+    assert ours == ["graph500: error on rank 0 of 3: no search key: no vertex of the graph has "
+                    "an edge to another vertex (self-loops do not count)"], p.stderr
+
+
 @pytest.mark.parametrize("mode,phase", [("raise", "search"), ("kill", "construction")])
 def test_a_failing_rank_ends_the_job(mode, phase, warm_cache):
     env = _env(PYGRAPH500_FAIL_RANK="1", PYGRAPH500_FAIL_PHASE=phase, PYGRAPH500_FAIL_MODE=mode)

@@ -405,7 +405,11 @@ def _one_line(exc: BaseException) -> str:
 def abort_on_error(comm: Comm, prog: str = "graph500"):
     """Run rank code; on an exception print ``prog: error on rank R of P: message`` (one
     line) and abort all ranks with status 2 for a Graph500Error (bad input, not enough
-    memory), 130 for an interrupt, 1 otherwise. PYGRAPH500_TRACEBACK=1 adds the traceback."""
+    memory), 130 for an interrupt, 1 otherwise. PYGRAPH500_TRACEBACK=1 adds the traceback.
+
+    Bad input is often found by every rank at once (a graph with no search key): a rank other
+    than 0 waits before it speaks, so that when rank 0 has the same error its abort ends the
+    job with one line, not P."""
     try:
         yield
     except SystemExit:
@@ -413,6 +417,8 @@ def abort_on_error(comm: Comm, prog: str = "graph500"):
     except BaseException as exc:  # noqa: BLE001 - every failure must end every rank
         code = 2 if isinstance(exc, Graph500Error) else 130 if isinstance(
             exc, KeyboardInterrupt) else 1
+        if code == 2 and comm.rank != 0:
+            time.sleep(2 * ABORT_GRACE)  # rank 0's abort comes after ABORT_GRACE
         where = f" on rank {comm.rank} of {comm.size}" if comm.size > 1 else ""
         if os.environ.get("PYGRAPH500_TRACEBACK"):
             import traceback
