@@ -14,8 +14,8 @@ from contextlib import nullcontext
 from ..distributed.comm import abort_on_error, collective_check, world
 from ..errors import InputError
 from .config import RunConfig
-from .distributed import DistributedEngine, check_distributed
-from .distributed2d import Distributed2DEngine, check_2d
+from .distributed import DistributedEngine
+from .distributed2d import Distributed2DEngine
 from .embedded import EmbeddedEngine, FileEngine
 from .engine import Engine
 from .loop import run_engine
@@ -24,13 +24,16 @@ from .result import BenchmarkResult
 __all__ = ["Launch", "make_engine", "run_benchmark"]
 
 
+def distributed_engine(config: RunConfig) -> type[DistributedEngine]:
+    """The distributed engine of ``config``'s partition (1D, or paper 001's 2D mesh)."""
+    return Distributed2DEngine if config.partition == "2d" else DistributedEngine
+
+
 def make_engine(config: RunConfig, comm=None, progress=None) -> Engine:
     """The engine of ``config``: distributed on ``comm``, else embedded on the generator's
     graph or (``config.input``) a user's file (``progress`` told the bytes read)."""
     if comm is not None:
-        if config.partition == "2d":
-            return Distributed2DEngine(config, comm)
-        return DistributedEngine(config, comm)
+        return distributed_engine(config)(config, comm)
     if config.input is not None:
         return FileEngine(config, progress)
     return EmbeddedEngine(config)
@@ -58,10 +61,8 @@ class Launch:
         def check():
             if self.comm is None:
                 self.config.check()
-            elif self.config.partition == "2d":
-                check_2d(self.config, self.comm)
             else:
-                check_distributed(self.config, self.comm)
+                distributed_engine(self.config).check(self.config, self.comm)
             if also is not None and self.reporting:
                 also()
 

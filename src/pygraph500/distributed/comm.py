@@ -146,8 +146,8 @@ class Comm:
 
     def isend(self, packet: np.ndarray, dest: int, tag: int = 0):
         """Start sending the bytes of ``packet`` (uint8, C-contiguous) to rank ``dest``; the
-        returned request's ``done()`` tests and ``wait()`` waits for completion (the caller
-        keeps ``packet`` unchanged until then). Point-to-point: the 2D fold's packets."""
+        returned request's ``wait()`` waits for completion (the caller keeps ``packet``
+        unchanged until then). Point-to-point: the 2D fold's packets."""
         raise NotImplementedError
 
     def recv_packet(self, tag: int = 0, block: bool = True):
@@ -198,6 +198,9 @@ class SerialComm(Comm):
 
     library = "serial (no MPI)"
 
+    def __init__(self):
+        self._box: list = []  # packets sent to this rank, not yet received
+
     def alltoallv(self, send, sendcounts, out=None, displs=None):
         c = _counts(sendcounts, 1)
         d = int(_displs(displs, c)[0])
@@ -235,14 +238,13 @@ class SerialComm(Comm):
     def isend(self, packet, dest, tag=0):
         if dest != 0:
             raise ValueError(f"isend to rank {dest} of 1")
-        self.__dict__.setdefault("_box", []).append((tag, packet.copy()))
+        self._box.append((tag, packet.copy()))
         return _DONE
 
     def recv_packet(self, tag=0, block=True):
-        box = self.__dict__.setdefault("_box", [])
-        for i, (t, packet) in enumerate(box):
+        for i, (t, packet) in enumerate(self._box):
             if t == tag:
-                del box[i]
+                del self._box[i]
                 return 0, packet
         if block:
             raise RuntimeError("recv_packet would wait for ever: nothing was sent to this rank")
@@ -251,9 +253,6 @@ class SerialComm(Comm):
 
 class _Done:
     """A request that completed when it was made."""
-
-    def done(self) -> bool:
-        return True
 
     def wait(self) -> None:
         pass
@@ -269,9 +268,6 @@ class _MPIRequest:
 
     def __init__(self, req, buf):
         self.req, self.buf = req, buf
-
-    def done(self) -> bool:
-        return bool(self.req.Test())
 
     def wait(self) -> None:
         self.req.Wait()
