@@ -84,6 +84,9 @@ def build_parser() -> argparse.ArgumentParser:
                           "of the first SSSP search)")
     run.add_argument("--no-validate", dest="validate", action="store_false",
                      help="skip validation (the result is then not a Graph500 result)")
+    run.add_argument("--validation", choices=["csr", "tuples"], default=None,
+                     help="validate against kernel 1's CSR (default on the CPU: no tuples kept) "
+                          "or against every input tuple, kept in memory (default on a GPU)")
     run.add_argument("--input", "-i", metavar="FILE",
                      help="run on a user's edge list instead of the generator (any format of "
                           "`graph500 convert`); --scale/--edgefactor/--seed then only pick roots")
@@ -272,7 +275,8 @@ def _cmd_run(args) -> int:
                    record_levels=args.levels or bool(args.json), kernel=args.kernel,
                    sssp_algorithm=args.sssp_algorithm, unit_weights=args.unit_weights,
                    deterministic=args.deterministic, workers=args.workers,
-                   partition=args.partition, grid=args.grid, compress=args.compress)
+                   partition=args.partition, grid=args.grid, compress=args.compress,
+                   validation=args.validation)
     if args.algorithm is not None:  # else the engine's default
         options["algorithm"] = args.algorithm
     launch = Launch(RunConfig(**options))

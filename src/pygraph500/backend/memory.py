@@ -23,22 +23,44 @@ def format_bytes(n: float) -> str:
 BASELINE_BYTES = 256 << 20
 
 
-def estimate_run_bytes(num_vertices: int, num_edges: int, weighted: bool = False) -> int:
-    """Peak bytes of an embedded run: edge list, CSR build, BFS and validation together.
+def estimate_run_bytes(num_vertices: int, num_edges: int, weighted: bool = False,
+                       validation: str = "tuples", threads: int | None = None) -> int:
+    """Peak bytes of an embedded run, phase by phase, before anything is allocated.
 
-    The edge list (2 x int64 per tuple) stays alive for validation; kernel 1 holds the
-    symmetric int32 neighbour array plus per-vertex tables; BFS and validation add a few
-    8-byte arrays over the vertices. Deliberately generous: it estimates 0.82 / 2.5 GiB at
-    SCALE 20 / 22, where the measured peaks are 0.60 / 1.90 GiB (benchmarks/RESULTS.md).
+    ``validation="tuples"``: the edge list (2 x int64 per tuple) stays alive for validation;
+    kernel 1 holds the symmetric int32 neighbour array plus per-vertex tables; BFS and
+    validation add a few 8-byte arrays over the vertices. Deliberately generous: 0.82 / 2.5
+    GiB at SCALE 20 / 22, where the measured peaks are 0.60 / 1.90 GiB.
+    ``validation="csr"``: no edge list; the peak is the larger of kernel 1 (its unsorted
+    neighbour array, ``threads`` rows of degree counts, indptr, the tuple counts and one
+    generated piece) and the searches (the CSR and its tuple counts, plus the larger of a
+    search's state and a validation's: parent, queues and bitmaps, or parent, four
+    pointer-jumping arrays and the levels).
     ``weighted`` (kernel 3): the tuples' float32 weights, kernel 1's int64 keys and the CSR's
-    float32 weights; 1.1 GiB at SCALE 20, where both kernels peak at 1.0 GiB.
+    float32 weights.
     """
-    edge_list = 16 * num_edges
-    csr = 2 * num_edges * 4 * 2 + 8 * (num_vertices + 1)
-    per_vertex = 8 * 8 * num_vertices
+    n, m = num_vertices, num_edges
+    entries = 2 * m  # adjacency entries before duplicates are dropped (an upper bound)
+    if validation == "csr":
+        if threads is None:
+            import numba
+
+            threads = numba.get_num_threads()
+        count_item = 4 if entries < 2**31 else 8
+        rows = max(1, min(threads, max(64 << 20, 4 * m) // max(1, n * count_item)))
+        per_vertex = 8 * (n + 1) + count_item * n  # indptr, tuple counts
+        entry = 4 + (12 if weighted else 0)  # int32 neighbour; int64 key + the split's copies
+        kernel1 = entries * entry + rows * n * count_item + per_vertex + (20 << 20)
+        csr = entries * (8 if weighted else 4) + per_vertex
+        search = (8 + 16) * n + n // 2 + (24 * n if weighted else 0)
+        validation_bytes = (8 + 32 + 8) * n
+        return BASELINE_BYTES + max(kernel1, csr + max(search, validation_bytes))
+    edge_list = 16 * m
+    csr = 2 * m * 4 * 2 + 8 * (n + 1)
+    per_vertex = 8 * 8 * n
     if weighted:  # kernel 3: a float32 per tuple, int64 keys while building, float32 weights
-        edge_list += 4 * num_edges
-        csr += 2 * num_edges * (8 + 4)
+        edge_list += 4 * m
+        csr += 2 * m * (8 + 4)
     return BASELINE_BYTES + edge_list + csr + per_vertex
 
 

@@ -16,11 +16,17 @@ from ..generator import check_scale, check_seed
 from ..graph.build import SORT_VERTICES
 from .roots import NUM_ROOTS
 
-__all__ = ["RunConfig", "GPU_ALGORITHMS", "KERNELS", "algorithm_options", "search_labels"]
+__all__ = ["RunConfig", "GPU_ALGORITHMS", "KERNELS", "VALIDATIONS", "algorithm_options",
+           "search_labels"]
 
 # Which timed kernels a run does: Graph500's kernel 2 (BFS), kernel 3 (SSSP), or both in the
 # order of the reference's graph500_reference_bfs_sssp (every BFS, then every SSSP).
 KERNELS = {"bfs": ("bfs",), "sssp": ("sssp",), "both": ("bfs", "sssp")}
+
+# What an embedded run validates against: kernel 1's CSR (the reference's REUSE_CSR_FOR_VALIDATION
+# build, the default on the CPU backend: the tuples are never all held) or the tuples themselves
+# (held in memory for it; the array backends' and distributed engines' way).
+VALIDATIONS = ("csr", "tuples")
 
 # How the distributed engine splits the graph: 1D (thesis chapter 4) or the 2D mesh (paper 001).
 PARTITIONS = ("1d", "2d")
@@ -57,6 +63,7 @@ class RunConfig:
     partition: str = "1d"             # distributed engine: PARTITIONS (2d: paper 001's mesh)
     grid: str | None = None           # 2d: the mesh "RxC" (None: distributed.grid.mesh_shape)
     compress: str | None = None       # 2d: fold packets, "vlq" (default) or "none"
+    validation: str | None = None     # VALIDATIONS (None: csr on the CPU backend, else tuples)
 
     @property
     def kernels(self) -> tuple[str, ...]:
@@ -124,6 +131,16 @@ class RunConfig:
         if (self.grid is not None or self.compress is not None) and self.partition != "2d":
             raise InputError(f"{'grid' if self.grid is not None else 'compress'} applies to "
                              f"partition 2d")
+        if self.validation is not None:
+            if self.validation not in VALIDATIONS:
+                raise InputError(f"validation must be one of {', '.join(VALIDATIONS)}; got "
+                                 f"{self.validation!r}")
+            if distributed:
+                raise InputError("validation applies to runs in one process (distributed runs "
+                                 "check the tuples where they were generated)")
+            if self.validation == "csr" and self.backend in DEVICE_BACKENDS:
+                raise InputError(f"validation csr runs on the CPU backend (backend "
+                                 f"{self.backend} validates against the tuples)")
         if self.prune is not None and not distributed:
             raise InputError("prune applies to distributed runs only (mpiexec -n P, or the "
                              "distributed engine asked for)")

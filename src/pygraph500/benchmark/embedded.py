@@ -4,6 +4,13 @@ or on the array backend (NumPy / CuPy: kernel 1 then runs on the device too, the
 ``EmbeddedEngine`` runs on the Kronecker generator's graph; ``FileEngine`` on a user's graph
 read with ``io.read_graph`` (``run --input``: graph_generation is the read time, roots by the
 reference rule over the file's N vertices; ``graph500 bfs FILE``: one given root).
+
+Validation against the CSR (``validation="csr"``, the CPU default) lets the generated run
+hold no tuples at all: ``load`` makes them piece by piece and kernel 1 counts each piece while
+it is in cache (the counting time goes to construction_time, the generator's to
+graph_generation), ``build`` makes them again and places them. With ``validation="tuples"``
+(and on the array backends) the whole list is made and kept, as the reference does without
+REUSE_CSR_FOR_VALIDATION.
 """
 from __future__ import annotations
 
@@ -14,12 +21,16 @@ from ..backend.memory import estimate_run_bytes, require_memory
 from ..backend.threads import set_threads
 from ..bfs import get_algorithm
 from ..generator import kronecker
+from ..generator.tuples import KroneckerTuples
 from ..graph import build_csr
+from ..graph.build import count_tuples, place_tuples
 from ..graph.build_array import build_csr_array
 from ..graph.relabel import (degree_in_original_labels, search_in_original_labels,
                              sssp_in_original_labels)
+from ..errors import InputError
 from ..io import read_graph
-from ..validate import count_component_edges, validate, validate_sssp
+from ..validate import (count_component_edges, count_component_edges_csr, validate,
+                        validate_csr, validate_sssp, validate_sssp_csr)
 from .config import GPU_ALGORITHMS, RunConfig, algorithm_options, search_labels
 from .engine import Engine
 from .roots import choose_roots
@@ -37,12 +48,6 @@ class EmbeddedEngine(Engine):
         config.check()
         self.config = config
         self.threads = set_threads(config.threads)
-        if config.input is None:
-            self.num_vertices = 1 << config.scale
-            self.num_edges = config.edgefactor << config.scale
-            require_memory(estimate_run_bytes(self.num_vertices, self.num_edges,
-                                              config.weighted),
-                           f"SCALE {config.scale}, edgefactor {config.edgefactor}")
         self.bfs = get_algorithm(config.algorithm)
         cpu_only = (config.algorithm not in GPU_ALGORITHMS or config.sort_vertices
                     or config.weighted)
@@ -51,6 +56,16 @@ class EmbeddedEngine(Engine):
         if auto_cpu:
             self.backend.note = ("--backend auto: this algorithm (or --sort-vertices, or kernel "
                                  "3) runs on the CPU only")
+        if config.validation == "csr" and self.backend.is_gpu:
+            raise InputError(f"validation csr runs on the CPU backend; backend "
+                             f"{self.backend.name} validates against the tuples")
+        self.validation = config.validation or ("tuples" if self.backend.is_gpu else "csr")
+        if config.input is None:
+            self.num_vertices = 1 << config.scale
+            self.num_edges = config.edgefactor << config.scale
+            require_memory(estimate_run_bytes(self.num_vertices, self.num_edges,
+                                              config.weighted, self.validation, self.threads),
+                           f"SCALE {config.scale}, edgefactor {config.edgefactor}")
         # Kernel 2's output is the parent array (the validator derives levels itself); on a
         # GPU it stays there until the clock has stopped (see ``fetch``).
         self.search_options = dict(depth=False, backend=self.backend, on_device=True,
@@ -61,6 +76,7 @@ class EmbeddedEngine(Engine):
 
             self.sssp = sssp_algorithm(config.sssp_algorithm)
         self.edges = self.graph = None
+        self.tuples = self.counted = None  # csr validation: the tuple source and its counts
 
     def kernel1(self, edges):
         """The array backend builds on its device; the CPU relabels when asked."""
@@ -68,28 +84,56 @@ class EmbeddedEngine(Engine):
             return build_csr_array(edges, self.backend)
         return build_csr(edges, self.config.sort_vertices)
 
+    @property
+    def on_csr(self) -> bool:
+        """Whether validation (and the TEPS count) reads kernel 1's CSR, not the tuples."""
+        return self.validation == "csr"
+
     def warm_up(self) -> None:
-        tiny = kronecker(4, 1, self.config.seed, weights=self.config.weighted)
-        root = int(tiny.src[0])
-        graph = self.kernel1(tiny)
-        warm = self.fetch(search_in_original_labels(self.bfs, graph, root,
-                                                    **self.search_options))
-        if self.config.validate:
-            validate(tiny, warm.parent, root)
-        count_component_edges(tiny, warm.parent)
-        if self.sssp is not None:
-            warm = sssp_in_original_labels(self.sssp, graph, root)
-            if self.config.validate:
-                validate_sssp(tiny, warm.parent, warm.distance, root)
+        """Every kernel of the run's path once, on a SCALE 4 graph."""
+        c = self.config
+        tiny = KroneckerTuples(4, 1, c.seed, weights=c.weighted, piece=5)
+        if self.on_csr:
+            graph = place_tuples(tiny, count_tuples(tiny), c.sort_vertices)
+        else:
+            tiny = tiny.edge_list()
+            graph = self.kernel1(tiny)
+        self.graph, self.edges, root = graph, tiny, int(np.argmax(graph.degree()))
+        if graph.relabelled:
+            root = int(graph.original_label[root])
+        for kernel in c.kernels:
+            self.use_kernel(kernel)
+            warm = self.fetch(self.search(root))
+            if c.validate:
+                self.validate(warm, root)
+            self.count_edges(warm)
+        self.use_kernel(c.kernels[0])
+        self.graph = self.edges = None
 
     def load(self) -> None:
+        """The tuples: all of them (tuples validation), or made piece by piece and counted
+        (kernel 1's first pass) without being kept (csr validation)."""
         c = self.config
-        self.edges = kronecker(c.scale, c.edgefactor, c.seed, weights=c.weighted)
+        if self.on_csr:
+            self.tuples = KroneckerTuples(c.scale, c.edgefactor, c.seed, weights=c.weighted)
+            self.counted = count_tuples(self.tuples)
+        else:
+            self.edges = kronecker(c.scale, c.edgefactor, c.seed, weights=c.weighted)
+
+    def split_load(self, seconds: float) -> tuple[float, float]:
+        if self.tuples is None:
+            return seconds, 0.0
+        made = min(seconds, self.tuples.generation_seconds)
+        return made, seconds - made
 
     def build(self) -> None:
         """Kernel 1, and whatever form of the graph the BFS algorithm searches instead of the
         CSR (its ``prepare``, e.g. determinate's trees of chunks): construction, timed."""
-        self.graph = self.kernel1(self.edges)
+        if self.counted is not None:  # the second pass makes the tuples again
+            self.graph = place_tuples(self.tuples, self.counted, self.config.sort_vertices)
+            self.counted = None
+        else:
+            self.graph = self.kernel1(self.edges)
         prepare = getattr(self.bfs, "prepare", None)
         if prepare is not None and "bfs" in self.config.kernels:
             prepare(self.graph)
@@ -120,11 +164,17 @@ class EmbeddedEngine(Engine):
         return result
 
     def validate(self, result, root: int):
+        if self.on_csr:
+            if self.kernel == "sssp":
+                return validate_sssp_csr(self.graph, result.parent, result.distance, root)
+            return validate_csr(self.graph, result.parent, root)
         if self.kernel == "sssp":
             return validate_sssp(self.edges, result.parent, result.distance, root)
         return validate(self.edges, result.parent, root)
 
     def count_edges(self, result) -> int:
+        if self.on_csr:
+            return count_component_edges_csr(self.graph, result.parent)
         return count_component_edges(self.edges, result.parent)
 
     def levels(self, result) -> list[dict]:
@@ -134,7 +184,8 @@ class EmbeddedEngine(Engine):
 
     def result_fields(self) -> dict:
         return dict(num_vertices=self.num_vertices, num_edges=self.num_edges,
-                    threads=self.threads, backend=self.backend.name, device=self.backend.device)
+                    threads=self.threads, backend=self.backend.name, device=self.backend.device,
+                    validation=self.validation if self.config.validate else None)
 
 
 class FileEngine(EmbeddedEngine):

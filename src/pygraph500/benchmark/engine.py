@@ -62,6 +62,12 @@ class Engine(ABC):
     def load(self) -> None:
         """The edge list: generated, or read from a file (timed: graph_generation)."""
 
+    def split_load(self, seconds: float) -> tuple[float, float]:
+        """(graph_generation, kernel 1's share) of the ``seconds`` that ``load`` took: an
+        engine whose load also starts kernel 1 (counting the tuples while they are made)
+        gives that share to construction_time."""
+        return seconds, 0.0
+
     def fits(self) -> None:
         """ResourceError when what ``load`` brought will not fit (checked untimed)."""
 

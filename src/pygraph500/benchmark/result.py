@@ -52,6 +52,7 @@ class BenchmarkResult:
     backend: str = "cpu"          # where it ran, and on what device
     device: str = ""
     sssp_runs: list[SearchRun] | None = None  # kernel 3's searches (None: BFS only)
+    validation: str | None = None  # what an embedded run validated against: csr or tuples
 
     @property
     def scale(self) -> int:

@@ -290,18 +290,40 @@ def check_scale(scale: int, edgefactor: int) -> None:
         raise InputError(f"edgefactor {edgefactor} << SCALE {scale} does not fit int64 edge counts")
 
 
+class _Stream:
+    """What every range of one generator's edges is drawn from: the kind, the seed state,
+    the scramble values and the shape (computed once, then ``fill`` any range)."""
+
+    def __init__(self, kind, seed, scale, n, a=0.0, ab=0.0, abc=0.0, do_scramble=True):
+        s1, s2 = check_seed(seed)
+        self.kind, self.scale, self.n = kind, scale, n
+        self.seed_state = make_mrg_seed(s1, s2)
+        val0, val1 = scramble_values(self.seed_state) if kind != 2 else (0, 0)
+        self.val0, self.val1 = np.uint64(val0), np.uint64(val1)
+        self.shape = (float(a), float(ab), float(abc), bool(do_scramble))
+
+    def fill(self, start, end, src, dst, wgt):
+        """Edges [start, end) into src/dst (int64), weights into wgt unless it is empty."""
+        a, ab, abc, do_scramble = self.shape
+        _generate(self.kind, POW2, EDGE_STRIDE, self.seed_state, np.int64(start), np.int64(end),
+                  np.int64(self.scale), np.int64(self.n), self.val0, self.val1, a, ab, abc,
+                  do_scramble, src, dst, wgt)
+
+
+def kronecker_stream(scale: int, seed) -> _Stream:
+    """The Kronecker generator of SCALE and seed, to ``fill`` ranges into buffers of the
+    caller's (``generator.tuples.KroneckerTuples`` reuses its buffers piece after piece)."""
+    return _Stream(0, seed, scale, 1 << scale)
+
+
 def _run(kind, seed, start, end, total, scale, n, a=0.0, ab=0.0, abc=0.0, do_scramble=True,
          weights=False):
-    s1, s2 = check_seed(seed)
+    stream = _Stream(kind, seed, scale, n, a, ab, abc, do_scramble)
     start, end = _check_range(start, end, total)
-    seed_state = make_mrg_seed(s1, s2)
-    val0, val1 = scramble_values(seed_state) if kind != 2 else (0, 0)
     src = np.empty(end - start, dtype=np.int64)
     dst = np.empty(end - start, dtype=np.int64)
     wgt = np.empty(end - start if weights else 0, dtype=np.float32)
-    _generate(kind, POW2, EDGE_STRIDE, seed_state, np.int64(start), np.int64(end), np.int64(scale),
-              np.int64(n), np.uint64(val0), np.uint64(val1), float(a), float(ab), float(abc),
-              bool(do_scramble), src, dst, wgt)
+    stream.fill(start, end, src, dst, wgt)
     return src, dst, (wgt if weights else None)
 
 

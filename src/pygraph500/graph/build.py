@@ -38,7 +38,7 @@ from ..backend.memory import require_memory
 from ..errors import InputError
 from .types import CSRGraph, EdgeList, index_dtype
 
-__all__ = ["build_csr"]
+__all__ = ["build_csr", "count_tuples", "place_tuples", "TupleCounts", "sort_dedup_rows"]
 
 _LOW32 = np.int64(0xFFFFFFFF)
 # Largest count table (bytes) we allow beyond max(64 MiB, 1/4 of the edge list's bytes).
@@ -326,65 +326,74 @@ def _edge_bounds(m: int, nchunks: int) -> np.ndarray:
 SORT_VERTICES = (None, "degree")
 
 
-def build_csr(edges: EdgeList, sort_vertices: str | None = None) -> CSRGraph:
-    """Kernel 1: the symmetric, self-loop-free, deduplicated CSR graph of ``edges``.
+@njit(cache=True, parallel=True)
+def _row_lengths(indptr, out):
+    """out[v] = indptr[v + 1] - indptr[v] (the tuples at v before duplicates are dropped)."""
+    for v in prange(out.shape[0]):
+        out[v] = indptr[v + 1] - indptr[v]
 
-    Every tuple ``(u, v)`` with ``u != v`` yields ``v`` in the list of ``u`` and ``u`` in the
-    list of ``v``; lists are sorted ascending. ``indptr`` is int64 (N+1), ``indices`` int32
-    when N < 2**31 else int64. ``num_input_edges`` is ``len(edges)``.
-    ``sort_vertices="degree"`` relabels the vertices by decreasing degree (paper 001, 4.4:
-    hubs get small ids, so the bitmaps and arrays they hit stay in cache); the degree used is
-    the tuple count before duplicate removal, ties keep label order. The graph then carries
-    ``original_label``/``new_label`` and its ids are the new ones.
-    A weighted EdgeList (kernel 3) gives a weighted graph: each entry carries the smallest
-    weight of the tuples joining its vertices (``graph.weights``).
-    Raises InputError when a label is outside ``[0, num_vertices)`` or a weight is negative.
-    """
+
+def _int64(a):
+    return a if a.dtype == np.int64 else a.astype(np.int64)
+
+
+class TupleCounts:
+    """Kernel 1's first pass over a tuple source: how many adjacency entries each of
+    ``nchunks`` parts of every piece writes into each row (``counts[c, v]``). The second
+    pass (``place_tuples``) must read the same pieces, split the same way."""
+
+    def __init__(self, edges):
+        n = int(edges.num_vertices)
+        if n < 0:
+            raise InputError(f"EdgeList.num_vertices must be >= 0, got {n}")
+        m = int(edges.num_edges)
+        if 2 * m >= 2**63:
+            raise InputError(f"too many edge tuples ({m})")
+        if isinstance(edges, EdgeList):
+            for a in (edges.src, edges.dst):
+                if a.dtype.kind not in "iu":
+                    raise InputError(f"EdgeList labels must be integers, got {edges.src.dtype} "
+                                     f"and {edges.dst.dtype}")
+            if edges.weight is not None:
+                from .weights import check_weights
+
+                check_weights(edges.weight)  # refused before any work
+        self.n, self.m, self.weighted = n, m, bool(edges.weighted)
+        self.itype = index_dtype(n)
+        # Count table: one row of N per part; int32 when every offset fits.
+        ctype = np.int32 if 2 * m < 2**31 else np.int64
+        row_bytes = max(1, n) * np.dtype(ctype).itemsize
+        budget = max(_COUNT_TABLE_MIN_BYTES, (16 * m) // 4)
+        self.nchunks = int(max(1, min(numba.get_num_threads(), budget // row_bytes,
+                                      -(-m // 65536))))
+        # weighted: int64 keys, then the int32/int64 indices and float32 weights beside them
+        item = (np.dtype(self.itype).itemsize if not self.weighted
+                else 8 + np.dtype(self.itype).itemsize + 4)
+        require_memory((2 * m) * item + self.nchunks * row_bytes + 16 * (n + 1),
+                       f"building the CSR graph of {m} edge tuples and {n} vertices (kernel 1)")
+        self.counts = np.zeros((self.nchunks, n), dtype=ctype)
+        for start, src, dst, _ in edges.chunks(weights=False):
+            src, dst = _int64(np.ascontiguousarray(src)), _int64(np.ascontiguousarray(dst))
+            bad = _count(src, dst, n, self.counts, _edge_bounds(src.shape[0], self.nchunks))
+            if bad:
+                i = int(_first_bad(src, dst, n))
+                raise InputError(
+                    f"edge tuple {start + i} = ({int(src[i])}, {int(dst[i])}) has a label "
+                    f"outside [0, {n}) ({bad} such tuples in all)")
+
+
+def count_tuples(edges) -> TupleCounts:
+    """Kernel 1's first pass (see ``build_csr``): read every tuple once and count."""
+    return TupleCounts(edges)
+
+
+def place_tuples(edges, counted: TupleCounts, sort_vertices: str | None = None) -> CSRGraph:
+    """Kernel 1's second pass and the rest (see ``build_csr``): ``edges`` must give the pieces
+    ``counted`` read. The count table is consumed."""
     if sort_vertices not in SORT_VERTICES:
         raise InputError(f"sort_vertices must be one of {SORT_VERTICES}, got {sort_vertices!r}")
-    n = int(edges.num_vertices)
-    if n < 0:
-        raise InputError(f"EdgeList.num_vertices must be >= 0, got {n}")
-    src = np.ascontiguousarray(edges.src)
-    dst = np.ascontiguousarray(edges.dst)
-    if src.dtype.kind not in "iu" or dst.dtype.kind not in "iu":
-        raise InputError(f"EdgeList labels must be integers, got {src.dtype} and {dst.dtype}")
-    if src.dtype != np.int64:
-        src = src.astype(np.int64)
-    if dst.dtype != np.int64:
-        dst = dst.astype(np.int64)
-    m = src.shape[0]
-    weight = None
-    if edges.weight is not None:
-        from .weights import check_weights
-
-        weight = check_weights(edges.weight)  # refused before any work
-    itype = index_dtype(n)
-    if 2 * m >= 2**63:
-        raise InputError(f"too many edge tuples ({m})")
-
-    # Count table: one row of N per chunk; int32 when every offset fits.
-    ctype = np.int32 if 2 * m < 2**31 else np.int64
-    row_bytes = max(1, n) * np.dtype(ctype).itemsize
-    budget = max(_COUNT_TABLE_MIN_BYTES, (16 * m) // 4)
-    nchunks = int(max(1, min(numba.get_num_threads(), budget // row_bytes, -(-m // 65536))))
-    bounds = _edge_bounds(m, nchunks)
-    # weighted: int64 keys, then the int32/int64 indices and float32 weights beside them
-    itemsize = np.dtype(itype).itemsize if weight is None else 8 + np.dtype(itype).itemsize + 4
-    require_memory(
-        (2 * m) * itemsize + nchunks * row_bytes + 16 * (n + 1),
-        f"building the CSR graph of {m} edge tuples and {n} vertices (kernel 1)",
-    )
-
-    counts = np.zeros((nchunks, n), dtype=ctype)
-    bad = _count(src, dst, n, counts, bounds)
-    if bad:
-        i = int(_first_bad(src, dst, n))
-        raise InputError(
-            f"edge tuple {i} = ({int(src[i])}, {int(dst[i])}) has a label outside "
-            f"[0, {n}) ({bad} such tuples in all)"
-        )
-
+    n, m, itype, nchunks = counted.n, counted.m, counted.itype, counted.nchunks
+    counts, counted.counts = counted.counts, None
     original_label = new_label = None
     if sort_vertices == "degree":
         original_label = _by_decreasing_degree(counts.sum(axis=0, dtype=np.int64))
@@ -395,22 +404,53 @@ def build_csr(edges: EdgeList, sort_vertices: str | None = None) -> CSRGraph:
     indptr = np.empty(n + 1, dtype=np.int64)
     _offsets(counts, indptr)
     total = int(indptr[-1])
+    tuple_degree = np.empty(n, dtype=np.int32 if total < 2**31 else np.int64)
+    _row_lengths(indptr, tuple_degree)
     relabel = new_label if new_label is not None else np.empty(0, dtype=np.int64)
     weights = None
-    if weight is None:
+    if not counted.weighted:
         out = np.empty(total, dtype=itype)
-        _scatter(src, dst, np.empty(0, dtype=np.int32), counts, bounds, out, relabel)
+        nowb = np.empty(0, dtype=np.int32)
+        for _, src, dst, _ in edges.chunks(weights=False):
+            src, dst = _int64(np.ascontiguousarray(src)), _int64(np.ascontiguousarray(dst))
+            _scatter(src, dst, nowb, counts, _edge_bounds(src.shape[0], nchunks), out, relabel)
         del counts
         out = sort_dedup_rows(indptr, out, n)
     else:  # rows of neighbour << 32 | weight keys; the smallest weight per neighbour kept
-        from .weights import split_keys
+        from .weights import check_weights, split_keys
 
         if n > 2**31:
             raise InputError(f"weighted graphs are limited to 2**31 vertices, got {n}")
         keys = np.empty(total, dtype=np.int64)
-        _scatter(src, dst, weight.view(np.int32), counts, bounds, keys, relabel)
+        for start, src, dst, w in edges.chunks(weights=True):
+            src, dst = _int64(np.ascontiguousarray(src)), _int64(np.ascontiguousarray(dst))
+            wbits = check_weights(w, first=start).view(np.int32)
+            _scatter(src, dst, wbits, counts, _edge_bounds(src.shape[0], nchunks), keys, relabel)
         del counts
         keys = sort_dedup_rows(indptr, keys, max(1, n) << 32)
         indptr, out, weights = split_keys(indptr, keys, itype)
     return CSRGraph(indptr=indptr, indices=out, num_vertices=n, num_input_edges=int(m),
-                    original_label=original_label, new_label=new_label, weights=weights)
+                    original_label=original_label, new_label=new_label, weights=weights,
+                    tuple_degree=tuple_degree)
+
+
+def build_csr(edges, sort_vertices: str | None = None) -> CSRGraph:
+    """Kernel 1: the symmetric, self-loop-free, deduplicated CSR graph of ``edges``.
+
+    ``edges``: an EdgeList, or any tuple source that gives its tuples in pieces the same way
+    each time it is asked (``generator.KroneckerTuples``: then the list is never held, it is
+    made twice). Every tuple ``(u, v)`` with ``u != v`` yields ``v`` in the list of ``u`` and
+    ``u`` in the list of ``v``; lists are sorted ascending. ``indptr`` is int64 (N+1),
+    ``indices`` int32 when N < 2**31 else int64. ``num_input_edges`` is the number of tuples;
+    ``tuple_degree`` the tuples at each vertex before duplicates are dropped.
+    ``sort_vertices="degree"`` relabels the vertices by decreasing degree (paper 001, 4.4:
+    hubs get small ids, so the bitmaps and arrays they hit stay in cache); the degree used is
+    the tuple count before duplicate removal, ties keep label order. The graph then carries
+    ``original_label``/``new_label`` and its ids are the new ones.
+    A weighted source (kernel 3) gives a weighted graph: each entry carries the smallest
+    weight of the tuples joining its vertices (``graph.weights``).
+    Raises InputError when a label is outside ``[0, num_vertices)`` or a weight is negative.
+    """
+    if sort_vertices not in SORT_VERTICES:
+        raise InputError(f"sort_vertices must be one of {SORT_VERTICES}, got {sort_vertices!r}")
+    return place_tuples(edges, count_tuples(edges), sort_vertices)

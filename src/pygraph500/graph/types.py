@@ -39,6 +39,12 @@ class EdgeList:
     def __len__(self) -> int:
         return self.num_edges
 
+    def chunks(self, weights: bool = True):
+        """The tuples as ``(first index, src, dst, weight or None)`` pieces in order, as
+        kernel 1 reads any tuple source (a list in memory is one piece; the generator's
+        ``KroneckerTuples`` makes them on demand). ``weights=False``: None for the weight."""
+        yield 0, self.src, self.dst, (self.weight if weights else None)
+
 
 @dataclass(frozen=True)
 class CSRGraph:
@@ -60,6 +66,11 @@ class CSRGraph:
     original_label: np.ndarray | None = field(default=None, compare=False, repr=False)
     new_label: np.ndarray | None = field(default=None, compare=False, repr=False)
     weights: np.ndarray | None = field(default=None, compare=False, repr=False)
+    # The input tuples at each vertex, self-loops left out and duplicates counted (the row
+    # lengths before duplicate removal; int32, int64 if a count could exceed it): half their
+    # sum over a component's vertices is its TEPS numerator, so validation against this graph
+    # (``validate.validate_csr``) needs no tuples. None when not built by kernel 1.
+    tuple_degree: np.ndarray | None = field(default=None, compare=False, repr=False)
 
     @property
     def relabelled(self) -> bool:

@@ -70,6 +70,7 @@ def result_json(result) -> dict:
             "backend": result.backend,
             "device": result.device,
             "validate": c.validate,
+            "validation": result.validation,
             "sort_vertices": c.sort_vertices or "none",
             "num_vertices": result.num_vertices,
             "num_edges": result.num_edges,

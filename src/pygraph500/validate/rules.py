@@ -192,15 +192,22 @@ def tree_edge_levels(v, p, lv, lp, **kw) -> ValidationReport:
                    f"they must differ by exactly 1", vertex=v, edge=(v, p), **kw)
 
 
+def _edge_name(i, u, v, w=None) -> str:
+    """'input edge #i (u, v)', or without '#i' when checked on the CSR (no tuple index)."""
+    ends = f"({u}, {v}" + (f", weight {w!r})" if w is not None else ")")
+    return f"input edge {'' if i is None else f'#{i} '}{ends}"
+
+
 def edge_levels(i, u, v, lu, lv, **kw) -> ValidationReport:
-    return invalid("edge-levels", f"input edge #{i} ({u}, {v}) joins levels {lu} and {lv}; they "
+    """``i``: the tuple's index, or None for an edge of kernel 1's CSR."""
+    return invalid("edge-levels", f"{_edge_name(i, u, v)} joins levels {lu} and {lv}; they "
                    f"differ by more than 1", vertex=u, edge=(u, v), edge_index=i, **kw)
 
 
 def component(i, u, v, lu, lv, what="level", **kw) -> ValidationReport:
     """Edge #i joins a reached and an unreached vertex (level, or distance, -1)."""
     inside, outside, lin = (u, v, lu) if lu >= 0 else (v, u, lv)
-    return invalid("component", f"input edge #{i} ({u}, {v}) joins reached vertex {inside} "
+    return invalid("component", f"{_edge_name(i, u, v)} joins reached vertex {inside} "
                    f"({what} {lin}) and unreached vertex {outside}",
                    vertex=outside, edge=(u, v), edge_index=i, **kw)
 
@@ -242,7 +249,7 @@ def tree_edge_distance(v, p, dv, dp, **kw) -> ValidationReport:
 
 
 def edge_distances(i, u, v, w, du, dv, **kw) -> ValidationReport:
-    return invalid("edge-distances", f"input edge #{i} ({u}, {v}, weight {w!r}) joins distances "
+    return invalid("edge-distances", f"{_edge_name(i, u, v, w)} joins distances "
                    f"{du!r} and {dv!r}: one exceeds the other plus the weight (in float32)",
                    vertex=u, edge=(u, v), edge_index=i, **kw)
 

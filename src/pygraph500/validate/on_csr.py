@@ -1,0 +1,198 @@
+"""Validation against the CSR kernel 1 built, as the Graph500 reference validates when built
+with ``-DREUSE_CSR_FOR_VALIDATION`` (its official Makefile's setting): the same rules, the
+same order and messages as ``bfs_tree.validate`` / ``shortest_paths.validate_sssp``, with
+the graph's edges standing in for the tuples.
+
+Why the verdicts are the tuples' verdicts: the CSR holds every non-loop tuple's edge, both
+ways, and nothing else. A self-loop breaks no rule and a duplicate repeats its twin's check;
+for kernel 3 the CSR keeps the lightest weight of duplicates, and a result that passes the
+triangle rule on the lightest passes it on the others, while a tree edge can only give
+``d(v) == float32(d(parent) + w)`` with a heavier twin if the lightest gives it too (float32
+addition is monotonic). The TEPS numerator, tuples with both ends reached (duplicates
+counted, self-loops not), is half the sum of kernel 1's ``tuple_degree`` over the reached
+vertices once no edge leaves the component. Offending edges are named ``(u, v)`` with
+``u < v``, the first in vertex order, with no tuple index.
+
+What it saves: the tuples (a SCALE 26 run never holds them) and, per validation, one random
+read per edge instead of two per tuple (``csr_kernels``). A relabelled graph
+(``sort_vertices``) is checked in its own labels and reported in the input's.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..errors import InputError
+from . import csr_kernels as ck
+from . import kernels, rules
+from .bfs_tree import _compute_depth, _narrow, _threads_for, cycle_report, int64_parent
+from .rules import ValidationReport
+from .shortest_paths import _vertex_pass, as_distances
+
+__all__ = ["validate_csr", "validate_sssp_csr", "count_component_edges_csr"]
+
+
+def _tuple_degree(graph):
+    if graph.tuple_degree is None:
+        raise InputError("validation against the CSR needs the tuple counts kernel 1 records "
+                         "(graph.tuple_degree); validate against the tuples instead")
+    return graph.tuple_degree
+
+
+def count_component_edges_csr(graph, parent) -> int:
+    """The TEPS numerator from the CSR without validating (equals ``validate_csr(...).nedge``
+    for a valid tree): half the tuple counts of the reached vertices."""
+    parent = np.asarray(parent)
+    if parent.ndim != 1 or parent.shape[0] != graph.num_vertices:
+        raise InputError(f"parent: expected {graph.num_vertices} entries, got shape "
+                         f"{parent.shape}")
+    td = _tuple_degree(graph)
+    if graph.relabelled:
+        td = td[graph.new_label]  # in the parent array's labels
+    with _threads_for(graph.num_vertices):
+        return int(ck.reached_tuple_sum(np.ascontiguousarray(parent), td)) // 2
+
+
+def _start(graph, parent, root, dist=None):
+    """The checks before any structure, on the input's labels as the tuple validators make
+    them: (parent as int64, number reached, first reached vertex with an unreached parent or
+    N, None), or (None, 0, N, the report). ``dist``: kernel 3's distances, whose length is
+    checked second."""
+    n = int(graph.num_vertices)
+    root = rules.check_root(root, n)
+    parent_in = rules.check_parent_array(parent)
+    if parent_in.shape[0] != n:
+        return None, 0, n, rules.parent_length(parent_in.shape[0], n)
+    if dist is not None and dist.shape[0] != n:
+        return None, 0, n, rules.distance_length(dist.shape[0], n)
+    parent, wrapped = int64_parent(parent_in, n)
+    if wrapped is not None:
+        return None, 0, n, wrapped
+    bad_range, bad_visit, num_visited = kernels.parent_pass(parent)
+    num_visited = int(num_visited)
+    if bad_range < n:
+        v = int(bad_range)
+        return None, 0, n, rules.parent_range(v, int(parent[v]), n, num_visited=num_visited)
+    if parent[root] != root:
+        return None, 0, n, rules.root_self_parent(root, int(parent[root]),
+                                                  num_visited=num_visited)
+    return parent, num_visited, int(bad_visit), None
+
+
+def _in_graph_labels(graph, parent, values):
+    """(parent, values) in the graph's own labels (a relabelled graph's), else as given."""
+    if not graph.relabelled:
+        return parent, values
+    pg = np.empty_like(parent)
+    vg = np.empty_like(values)
+    ck.to_graph_labels(parent, values, graph.original_label, graph.new_label, pg, vg)
+    return pg, vg
+
+
+def _name(graph, x):
+    """A graph label as the input's label (for messages)."""
+    x = int(x)
+    return int(graph.original_label[x]) if graph.relabelled else x
+
+
+def validate_csr(graph, parent, root: int) -> ValidationReport:
+    """Check a BFS parent array (in the input's labels) against ``graph``, the CSR kernel 1
+    built from the tuples (see the module docstring): ``validate``'s rules and verdicts."""
+    with _threads_for(int(graph.num_vertices) + int(graph.indptr[-1])):
+        return _validate(graph, parent, int(root))
+
+
+def _validate(graph, parent, root) -> ValidationReport:
+    td = _tuple_degree(graph)
+    parent, num_visited, bad_visit, report = _start(graph, parent, root)
+    if report is not None:
+        return report
+    n = int(graph.num_vertices)
+    if bad_visit < n:
+        return rules.parent_visited(bad_visit, int(parent[bad_visit]), num_visited=num_visited)
+    depth, start, on_cycle = _compute_depth(parent, root)
+    if depth is None:
+        return cycle_report(parent, root, start, on_cycle, num_visited=num_visited)
+    pg, lev = _in_graph_labels(graph, parent, _narrow(depth))
+    rg = int(graph.new_label[root]) if graph.relabelled else root
+    bounds = ck.row_bounds(graph.indptr)
+    bad_tree, bad_tlevel, max_depth = ck.tree_pass(graph.indptr, graph.indices, lev, pg, rg,
+                                                   bounds)
+    common = dict(num_visited=num_visited, depth=depth, max_depth=int(max_depth))
+    if bad_tree < n:
+        v = _name(graph, bad_tree)
+        return rules.tree_edge_in_graph(v, int(parent[v]), **common)
+    if bad_tlevel < n:
+        v = _name(graph, bad_tlevel)
+        p = int(parent[v])
+        return rules.tree_edge_levels(v, p, int(depth[v]), int(depth[p]), **common)
+    lu, lv, cu, cv = ck.edge_pass(graph.indptr, graph.indices, lev, bounds)
+    if lu < n:
+        u, v = _name(graph, lu), _name(graph, lv)
+        return rules.edge_levels(None, u, v, int(depth[u]), int(depth[v]), **common)
+    if cu < n:
+        u, v = _name(graph, cu), _name(graph, cv)
+        return rules.component(None, u, v, int(depth[u]), int(depth[v]), **common)
+    nedge = int(ck.reached_tuple_sum(pg, td)) // 2
+    return rules.valid_report(root, num_visited, int(max_depth), nedge, depth=depth)
+
+
+def validate_sssp_csr(graph, parent, distance, root: int) -> ValidationReport:
+    """Check a kernel-3 result (parent array and float32 distances, in the input's labels)
+    against the weighted CSR kernel 1 built: ``validate_sssp``'s rules and verdicts."""
+    if graph.weights is None:
+        raise InputError("validating shortest paths needs the graph's weights")
+    with _threads_for(int(graph.num_vertices) + int(graph.indptr[-1])):
+        return _validate_sssp(graph, parent, distance, int(root))
+
+
+def _validate_sssp(graph, parent, distance, root) -> ValidationReport:
+    td = _tuple_degree(graph)
+    n = int(graph.num_vertices)
+    dist = as_distances(distance)
+    parent, num_visited, bad_visit, report = _start(graph, parent, root, dist)
+    if report is not None:
+        return report
+    kw = dict(num_visited=num_visited)
+    if dist[root] != 0:
+        return rules.root_distance(root, float(dist[root]), **kw)
+    bad_r, bad_u, top = _vertex_pass(parent, dist, root)
+    if bad_r < n:
+        return rules.distance_range(int(bad_r), float(dist[bad_r]), **kw)
+    if bad_u < n:
+        return rules.unreached_distance(int(bad_u), float(dist[bad_u]), **kw)
+    if bad_visit < n:
+        return rules.parent_visited(bad_visit, int(parent[bad_visit]), **kw)
+    hops, start, on_cycle = _compute_depth(parent, root)
+    if hops is None:
+        return cycle_report(parent, root, start, on_cycle, **kw)
+    del hops
+    d = np.where(parent >= 0, dist, np.float32(-1))  # -1: unreached, one array read per end
+    pg, dg = _in_graph_labels(graph, parent, d)
+    rg = int(graph.new_label[root]) if graph.relabelled else root
+    bounds = ck.row_bounds(graph.indptr)
+    kw["max_distance"] = float(top)
+    bad_tree, bad_dist = ck.sssp_tree_pass(graph.indptr, graph.indices, graph.weights, dg, pg,
+                                           rg, bounds)
+    if bad_tree < n:
+        v = _name(graph, bad_tree)
+        return rules.tree_edge_in_graph(v, int(parent[v]), **kw)
+    if bad_dist < n:
+        v = _name(graph, bad_dist)
+        p = int(parent[v])
+        return rules.tree_edge_distance(v, p, float(dist[v]), float(dist[p]), **kw)
+    tu, tv, cu, cv = ck.sssp_edge_pass(graph.indptr, graph.indices, graph.weights, dg, bounds)
+    if tu < n:
+        w = _edge_weight(graph, tu, tv)
+        u, v = _name(graph, tu), _name(graph, tv)
+        return rules.edge_distances(None, u, v, w, float(d[u]), float(d[v]), **kw)
+    if cu < n:
+        u, v = _name(graph, cu), _name(graph, cv)
+        return rules.component(None, u, v, float(d[u]), float(d[v]), what="distance", **kw)
+    nedge = int(ck.reached_tuple_sum(pg, td)) // 2
+    return rules.sssp_valid_report(root, num_visited, float(top), nedge)
+
+
+def _edge_weight(graph, u, v) -> float:
+    """The weight of edge {u, v} (graph labels) in the CSR."""
+    row = graph.indices[graph.indptr[u]:graph.indptr[u + 1]]
+    return float(graph.weights[graph.indptr[u] + int(np.searchsorted(row, v))])
