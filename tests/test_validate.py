@@ -422,3 +422,42 @@ def test_property_scipy_trees_valid_and_mutations_judged_right(g, data):
         assert r.nedge == brute_nedge(e, mutated)
     else:
         assert r.rule in RULES
+
+
+@pytest.mark.parametrize("cap", [1, 3, 1 << 14])
+def test_depth_walks_equal_pointer_jumping_or_give_way(cap, threads):
+    from pygraph500.validate import kernels
+
+    rng = np.random.default_rng(cap)
+    n = 5000
+    order = rng.permutation(n)  # a random tree: each vertex hangs under an earlier one
+    parent = np.full(n, -1, np.int64)
+    root = int(order[0])
+    parent[root] = root
+    for i in range(1, n - 100):  # the last 100 stay unreached
+        parent[order[i]] = order[int(rng.integers(max(0, i - 3), i))]  # deep: about n/2 levels
+    brute = np.full(n, -1, np.int64)
+    for v in range(n):
+        if parent[v] >= 0:
+            x, d = v, 0
+            while x != root:
+                x, d = parent[x], d + 1
+            brute[v] = d
+    depth = np.empty(n, np.int64)
+    done = kernels.walk_depths(parent, root, depth, cap)
+    assert done or cap < brute.max()  # no walk is longer than the tree is deep
+    if done:
+        np.testing.assert_array_equal(depth, brute)
+    np.testing.assert_array_equal(validate_depth(parent, root), brute)  # falls back when needed
+    cyc = parent.copy()
+    a, b = int(order[10]), int(order[11])
+    cyc[a], cyc[b] = b, a  # a two-cycle: never done, whatever the cap
+    assert not kernels.walk_depths(cyc, root, depth, cap)
+
+
+def validate_depth(parent, root):
+    from pygraph500.validate.bfs_tree import _compute_depth
+
+    depth, start, _ = _compute_depth(parent, root)
+    assert start == -1
+    return depth

@@ -50,12 +50,23 @@ def _as_int64(a, what: str) -> np.ndarray:
     return np.ascontiguousarray(a, dtype=np.int64)
 
 
-def _compute_depth(parent: np.ndarray, root: int):
-    """Depth by pointer jumping, O(N log depth); needs every reached vertex's parent reached.
+# The longest parent walk before depths are taken by pointer jumping instead (a cycle, or a
+# tree as deep as a long path's).
+WALK_CAP = 1 << 14
 
+
+def _compute_depth(parent: np.ndarray, root: int):
+    """Depth from the parent pointers; needs every reached vertex's parent reached.
+
+    Walks up to known depths (``kernels.walk_depths``: about one random read per vertex) and,
+    when a walk is too long, pointer jumping (O(N log depth)), which also finds the cycles.
     Returns (depth, -1, -1), or (None, v, c) where v is the smallest reached vertex whose
     pointers never reach the root and c a vertex on the cycle they run into."""
     n = parent.shape[0]
+    depth = np.empty(n, np.int64)
+    if kernels.walk_depths(parent, root, depth, WALK_CAP):
+        return depth, -1, -1
+    del depth
     anc = np.empty(n, np.int64)
     dist = np.empty(n, np.int64)
     anc2 = np.empty(n, np.int64)

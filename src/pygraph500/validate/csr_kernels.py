@@ -2,17 +2,18 @@
 
 Work is cut into ranges of vertices holding about equal numbers of adjacency entries
 (``row_bounds``); every pass returns its first offender in vertex order (then neighbour
-order), whatever the thread count. An edge pass looks at each undirected edge once, from its
-smaller end (rows are sorted, so the entries of ``u`` below ``u`` are skipped without reading
-their ends' levels): the CSR's rows cost one random read per edge where the tuples cost two.
+order), whatever the thread count. One pass over the rows checks every rule left once the
+parent pointers are known: each edge is judged once, from its smaller end (the entries of
+``u`` below ``u`` are skipped without reading their ends' levels), so the rows cost one random
+read per edge where the tuples cost two, and the tree edge of ``u`` is found in ``u``'s own
+row as it goes by.
 """
 from __future__ import annotations
 
 import numpy as np
 from numba import njit, prange
 
-__all__ = ["row_bounds", "to_graph_labels", "find_in_row", "tree_pass", "edge_pass",
-           "sssp_tree_pass", "sssp_edge_pass", "reached_tuple_sum"]
+__all__ = ["row_bounds", "to_graph_labels", "bfs_pass", "sssp_pass", "reached_tuple_sum"]
 
 _NCH = 512  # ranges per pass (first-offender reductions stay deterministic)
 
@@ -54,22 +55,6 @@ def to_graph_labels(parent, level, original_label, new_label, pg, lg):
         lg[x] = level[v]
 
 
-@njit(inline="always")
-def find_in_row(indptr, indices, v, p):
-    """Index of ``p`` in the sorted row of ``v``, or -1."""
-    lo = indptr[v]
-    hi = indptr[v + 1]
-    while lo < hi:
-        mid = (lo + hi) >> 1
-        if indices[mid] < p:
-            lo = mid + 1
-        else:
-            hi = mid
-    if lo < indptr[v + 1] and indices[lo] == p:
-        return lo
-    return -1
-
-
 @njit(cache=True, parallel=True)
 def reached_tuple_sum(parent, tuple_degree):
     """Tuples at the reached vertices (each tuple inside a component counted from both
@@ -83,50 +68,32 @@ def reached_tuple_sum(parent, tuple_degree):
 
 
 @njit(cache=True, parallel=True)
-def tree_pass(indptr, indices, lev, parent, root, bounds):
-    """(first reached v != root whose parent is not a neighbour, first whose level is not
-    its parent's + 1 (N: none), the largest level)."""
+def bfs_pass(indptr, indices, lev, parent, root, tuple_degree, bounds):
+    """Every rule left after the parent pointers, in one pass over the rows: row ``u`` holds
+    ``parent[u]`` iff the tree edge is an edge (no search, no random read), and each edge
+    {u, v} is judged once, from u < v. Returns (first v whose tree edge is not an edge, first
+    whose level is not its parent's + 1, the first edge-levels edge (u, v), the first
+    component edge (u, v), the largest level, the tuples at reached vertices); N: none."""
     n = parent.shape[0]
     nch = bounds.shape[0] - 1
-    out = np.empty((nch, 3), np.int64)
+    out = np.empty((nch, 8), np.int64)
     for c in prange(nch):
         be = n
         bl = n
-        top = -1
-        for v in range(bounds[c], bounds[c + 1]):
-            p = parent[v]
-            if p == -1:
-                continue
-            d = np.int64(lev[v])
-            top = max(top, d)
-            if v == root:
-                continue
-            if be == n and find_in_row(indptr, indices, v, p) < 0:
-                be = v
-            if bl == n and d != np.int64(lev[p]) + 1:
-                bl = v
-        out[c, 0] = be
-        out[c, 1] = bl
-        out[c, 2] = top
-    return out[:, 0].min(), out[:, 1].min(), out[:, 2].max()
-
-
-@njit(cache=True, parallel=True)
-def edge_pass(indptr, indices, lev, bounds):
-    """First edge {u, v} (u < v, smallest u then v) whose levels differ by more than one, and
-    first joining a reached and an unreached vertex (level -1): (u, v, u2, v2), N for none."""
-    n = lev.shape[0]
-    nch = bounds.shape[0] - 1
-    out = np.full((nch, 4), n, np.int64)
-    for c in prange(nch):
         lu_ = n
         lv_ = n
         cu = n
         cv = n
+        top = -1
+        tsum = 0
         for u in range(bounds[c], bounds[c + 1]):
             a = np.int64(lev[u])
+            pu = parent[u]
+            found = pu == -1 or u == root
             for k in range(indptr[u], indptr[u + 1]):
                 v = np.int64(indices[k])
+                if v == pu:
+                    found = True
                 if v <= u:
                     continue
                 b = np.int64(lev[v])
@@ -137,13 +104,26 @@ def edge_pass(indptr, indices, lev, bounds):
                 elif (a - b > 1 or b - a > 1) and lu_ == n:
                     lu_ = u
                     lv_ = v
-            if lu_ < n and cu < n:
-                break  # both rules broken in this range: nothing later can come first
-        out[c, 0] = lu_
-        out[c, 1] = lv_
-        out[c, 2] = cu
-        out[c, 3] = cv
-    return _first_pair(out[:, 0], out[:, 1], n) + _first_pair(out[:, 2], out[:, 3], n)
+            if pu == -1:
+                continue
+            tsum += tuple_degree[u]
+            top = max(top, a)
+            if not found and be == n:
+                be = u
+            if u != root and bl == n and a != np.int64(lev[pu]) + 1:
+                bl = u
+        out[c, 0] = be
+        out[c, 1] = bl
+        out[c, 2] = lu_
+        out[c, 3] = lv_
+        out[c, 4] = cu
+        out[c, 5] = cv
+        out[c, 6] = top
+        out[c, 7] = tsum
+    eu, ev = _first_pair(out[:, 2], out[:, 3], n)
+    cu, cv = _first_pair(out[:, 4], out[:, 5], n)
+    return (out[:, 0].min(), out[:, 1].min(), eu, ev, cu, cv, out[:, 6].max(),
+            out[:, 7].sum())
 
 
 @njit(cache=True)
@@ -156,48 +136,35 @@ def _first_pair(us, vs, n):
 
 
 @njit(cache=True, parallel=True)
-def sssp_tree_pass(indptr, indices, weights, d, parent, root, bounds):
-    """(first reached v != root whose parent is not a neighbour, first whose distance is not
-    float32(d(parent) + w) for the edge's weight (N: none)). d: -1 where unreached."""
+def sssp_pass(indptr, indices, weights, d, parent, root, tuple_degree, bounds):
+    """Kernel 3's rules left after the parent pointers, in one pass over the rows (as
+    ``bfs_pass``); d: float32 distances, -1 where unreached. Returns (first v whose tree edge
+    is not an edge, first whose distance is not float32(d(parent) + w), the first edge
+    (u, v) breaking the triangle rule d(v) <= float32(d(u) + w) either way, the first
+    component edge (u, v), the tuples at reached vertices); N: none. The CSR keeps the
+    lightest weight of duplicate tuples, the one that decides these rules."""
     n = parent.shape[0]
     nch = bounds.shape[0] - 1
-    out = np.empty((nch, 2), np.int64)
+    out = np.empty((nch, 7), np.int64)
     for c in prange(nch):
         be = n
         bd = n
-        for v in range(bounds[c], bounds[c + 1]):
-            p = parent[v]
-            if p == -1 or v == root:
-                continue
-            k = find_in_row(indptr, indices, v, p)
-            if k < 0:
-                if be == n:
-                    be = v
-            elif bd == n and d[v] != d[p] + weights[k]:  # float32 + float32: float32
-                bd = v
-        out[c, 0] = be
-        out[c, 1] = bd
-    return out[:, 0].min(), out[:, 1].min()
-
-
-@njit(cache=True, parallel=True)
-def sssp_edge_pass(indptr, indices, weights, d, bounds):
-    """First edge {u, v} (u < v) breaking the triangle rule d(v) <= float32(d(u) + w) or
-    d(u) <= float32(d(v) + w), and first joining a reached and an unreached vertex (d = -1):
-    (u, v, u2, v2), N for none. The CSR keeps the lightest weight of duplicate tuples, the one
-    that decides both rules."""
-    n = d.shape[0]
-    nch = bounds.shape[0] - 1
-    out = np.full((nch, 4), n, np.int64)
-    for c in prange(nch):
         tu = n
         tv = n
         cu = n
         cv = n
+        tsum = 0
         for u in range(bounds[c], bounds[c + 1]):
             a = d[u]
+            pu = parent[u]
+            found = pu == -1 or u == root
             for k in range(indptr[u], indptr[u + 1]):
                 v = np.int64(indices[k])
+                w = weights[k]
+                if v == pu:
+                    found = True
+                    if bd == n and a != d[pu] + w:  # float32 + float32: float32
+                        bd = u
                 if v <= u:
                     continue
                 b = d[v]
@@ -205,15 +172,21 @@ def sssp_edge_pass(indptr, indices, weights, d, bounds):
                     if (a >= 0 or b >= 0) and cu == n:
                         cu = u
                         cv = v
-                elif tu == n:
-                    w = weights[k]
-                    if b > a + w or a > b + w:
-                        tu = u
-                        tv = v
-            if tu < n and cu < n:
-                break
-        out[c, 0] = tu
-        out[c, 1] = tv
-        out[c, 2] = cu
-        out[c, 3] = cv
-    return _first_pair(out[:, 0], out[:, 1], n) + _first_pair(out[:, 2], out[:, 3], n)
+                elif tu == n and (b > a + w or a > b + w):
+                    tu = u
+                    tv = v
+            if pu == -1:
+                continue
+            tsum += tuple_degree[u]
+            if not found and be == n:
+                be = u
+        out[c, 0] = be
+        out[c, 1] = bd
+        out[c, 2] = tu
+        out[c, 3] = tv
+        out[c, 4] = cu
+        out[c, 5] = cv
+        out[c, 6] = tsum
+    eu, ev = _first_pair(out[:, 2], out[:, 3], n)
+    cu, cv = _first_pair(out[:, 4], out[:, 5], n)
+    return out[:, 0].min(), out[:, 1].min(), eu, ev, cu, cv, out[:, 6].sum()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-__all__ = ["parent_pass", "init_jump", "jump_round", "first_unrooted", "cycle_info",
+__all__ = ["parent_pass", "walk_depths", "init_jump", "jump_round", "first_unrooted", "cycle_info",
            "edge_pass", "tree_pass", "count_pass", "NCHUNKS"]
 
 NCHUNKS = 512  # work split for the deterministic "first offender" reductions
@@ -40,6 +40,46 @@ def parent_pass(parent):
         bad_visit[c] = bv
         counts[c] = cnt
     return bad_range.min(), bad_visit.min(), counts.sum()
+
+
+UNKNOWN = -2  # a reached vertex whose depth walk_depths has not written yet
+
+
+@njit(cache=True, parallel=True)
+def walk_depths(parent, root, depth, cap):
+    """depth[v] for every reached v (-1 unreached), each vertex walking up its parents to
+    the nearest one whose depth is known and writing the depths along the way: about one
+    random read per vertex, where pointer jumping takes two per round. Threads that meet
+    write the same values. Returns False, leaving depth unfinished, when a walk passes ``cap``
+    steps: a parent cycle, or a tree that deep (the caller then jumps pointers).
+    Needs every reached vertex's parent reached (parent_pass)."""
+    n = parent.shape[0]
+    for v in prange(n):
+        depth[v] = -1 if parent[v] == -1 else UNKNOWN
+    depth[root] = 0
+    nch = min(NCHUNKS, max(n, 1))
+    stop = np.zeros(1, np.bool_)
+    for c in prange(nch):
+        for v in range(c * n // nch, (c + 1) * n // nch):
+            if depth[v] != UNKNOWN:
+                continue
+            if stop[0]:
+                break
+            x = v
+            steps = 0
+            while depth[x] == UNKNOWN and steps <= cap:
+                x = parent[x]
+                steps += 1
+            if steps > cap:
+                stop[0] = True
+                break
+            d = depth[x] + steps
+            y = v
+            for _ in range(steps):
+                depth[y] = d
+                d -= 1
+                y = parent[y]
+    return not stop[0]
 
 
 @njit(cache=True, parallel=True)

@@ -114,9 +114,8 @@ def _validate(graph, parent, root) -> ValidationReport:
         return cycle_report(parent, root, start, on_cycle, num_visited=num_visited)
     pg, lev = _in_graph_labels(graph, parent, _narrow(depth))
     rg = int(graph.new_label[root]) if graph.relabelled else root
-    bounds = ck.row_bounds(graph.indptr)
-    bad_tree, bad_tlevel, max_depth = ck.tree_pass(graph.indptr, graph.indices, lev, pg, rg,
-                                                   bounds)
+    bad_tree, bad_tlevel, lu, lv, cu, cv, max_depth, tsum = ck.bfs_pass(
+        graph.indptr, graph.indices, lev, pg, rg, td, ck.row_bounds(graph.indptr))
     common = dict(num_visited=num_visited, depth=depth, max_depth=int(max_depth))
     if bad_tree < n:
         v = _name(graph, bad_tree)
@@ -125,15 +124,13 @@ def _validate(graph, parent, root) -> ValidationReport:
         v = _name(graph, bad_tlevel)
         p = int(parent[v])
         return rules.tree_edge_levels(v, p, int(depth[v]), int(depth[p]), **common)
-    lu, lv, cu, cv = ck.edge_pass(graph.indptr, graph.indices, lev, bounds)
     if lu < n:
         u, v = _name(graph, lu), _name(graph, lv)
         return rules.edge_levels(None, u, v, int(depth[u]), int(depth[v]), **common)
     if cu < n:
         u, v = _name(graph, cu), _name(graph, cv)
         return rules.component(None, u, v, int(depth[u]), int(depth[v]), **common)
-    nedge = int(ck.reached_tuple_sum(pg, td)) // 2
-    return rules.valid_report(root, num_visited, int(max_depth), nedge, depth=depth)
+    return rules.valid_report(root, num_visited, int(max_depth), int(tsum) // 2, depth=depth)
 
 
 def validate_sssp_csr(graph, parent, distance, root: int) -> ValidationReport:
@@ -169,10 +166,9 @@ def _validate_sssp(graph, parent, distance, root) -> ValidationReport:
     d = np.where(parent >= 0, dist, np.float32(-1))  # -1: unreached, one array read per end
     pg, dg = _in_graph_labels(graph, parent, d)
     rg = int(graph.new_label[root]) if graph.relabelled else root
-    bounds = ck.row_bounds(graph.indptr)
     kw["max_distance"] = float(top)
-    bad_tree, bad_dist = ck.sssp_tree_pass(graph.indptr, graph.indices, graph.weights, dg, pg,
-                                           rg, bounds)
+    bad_tree, bad_dist, tu, tv, cu, cv, tsum = ck.sssp_pass(
+        graph.indptr, graph.indices, graph.weights, dg, pg, rg, td, ck.row_bounds(graph.indptr))
     if bad_tree < n:
         v = _name(graph, bad_tree)
         return rules.tree_edge_in_graph(v, int(parent[v]), **kw)
@@ -180,7 +176,6 @@ def _validate_sssp(graph, parent, distance, root) -> ValidationReport:
         v = _name(graph, bad_dist)
         p = int(parent[v])
         return rules.tree_edge_distance(v, p, float(dist[v]), float(dist[p]), **kw)
-    tu, tv, cu, cv = ck.sssp_edge_pass(graph.indptr, graph.indices, graph.weights, dg, bounds)
     if tu < n:
         w = _edge_weight(graph, tu, tv)
         u, v = _name(graph, tu), _name(graph, tv)
@@ -188,8 +183,7 @@ def _validate_sssp(graph, parent, distance, root) -> ValidationReport:
     if cu < n:
         u, v = _name(graph, cu), _name(graph, cv)
         return rules.component(None, u, v, float(d[u]), float(d[v]), what="distance", **kw)
-    nedge = int(ck.reached_tuple_sum(pg, td)) // 2
-    return rules.sssp_valid_report(root, num_visited, float(top), nedge)
+    return rules.sssp_valid_report(root, num_visited, float(top), int(tsum) // 2)
 
 
 def _edge_weight(graph, u, v) -> float:
