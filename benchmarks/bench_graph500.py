@@ -8,10 +8,15 @@ process) are printed beside ours as ratios; they were measured outside this repo
 its code cannot be built here.
 
     python benchmarks/bench_graph500.py [--scales 16 18 20 22] [--algorithm NAME]
-                                        [--kernel bfs|sssp|both]
+                                        [--kernel bfs|sssp|both] [--validation csr|tuples]
+                                        [--memory]
 
 With ``--kernel sssp|both`` the rows also give kernel 3's harmonic-mean TEPS, median SSSP
 time and SSSP validation time per root (and the ratio of the two validations).
+``--memory`` adds what the peak holds: the interpreter with the compiled kernels loaded (the
+peak of a SCALE 4 run), the graph's arrays (CSR, tuple counts), what validation keeps (parent,
+depth and levels: 17 bytes a vertex), and the peak beyond the interpreter over the last two.
+``--scales 20 21 22 23 24 25 26 --memory`` is the SCALE 26 table of RESULTS.md.
 """
 from __future__ import annotations
 
@@ -29,7 +34,8 @@ REFERENCE_SCALE20 = {"gen_rate": 2.8e6, "construction": 2.0, "hmean_teps": 46e6,
                      "validate_per_root": 1.67, "wall": 148.0, "peak_mb": 440.0}
 
 
-def run_one(scale: int, algorithm: str | None, threads: int | None, kernel: str = "bfs") -> dict:
+def run_one(scale: int, algorithm: str | None, threads: int | None, kernel: str = "bfs",
+            validation: str | None = None) -> dict:
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "r.json")
         cmd = [sys.executable, "-m", "pygraph500", "run", "--scale", str(scale), "--json", out, "--quiet"]
@@ -38,6 +44,8 @@ def run_one(scale: int, algorithm: str | None, threads: int | None, kernel: str 
         if threads:
             cmd += ["--threads", str(threads)]
         cmd += ["--kernel", kernel]
+        if validation:
+            cmd += ["--validation", validation]
         t0 = time.perf_counter()
         proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         _, status, usage = os.wait4(proc.pid, 0)
@@ -69,6 +77,9 @@ def run_one(scale: int, algorithm: str | None, threads: int | None, kernel: str 
         "validate_per_root": off["bfs  mean_validate"],
         "wall": wall,
         "peak_mb": usage.ru_maxrss / 1024,
+        "graph_mb": doc["parameters"].get("graph_bytes", 0) / 2**20,
+        "keep_mb": 17 * doc["parameters"]["num_vertices"] / 2**20,
+        "validation": doc["parameters"].get("validation"),
     }
 
 
@@ -78,6 +89,8 @@ def main() -> None:
     ap.add_argument("--algorithm", default=None)
     ap.add_argument("--threads", type=int, default=None)
     ap.add_argument("--kernel", choices=["bfs", "sssp", "both"], default="bfs")
+    ap.add_argument("--validation", choices=["csr", "tuples"], default=None)
+    ap.add_argument("--memory", action="store_true", help="what the peak memory holds")
     args = ap.parse_args()
 
     print(f"# {time.strftime('%Y-%m-%d')} {platform.processor() or platform.machine()}, "
@@ -89,7 +102,7 @@ def main() -> None:
     rows = []
     sssp_rows = []
     for scale in args.scales:
-        r = run_one(scale, args.algorithm, args.threads, args.kernel)
+        r = run_one(scale, args.algorithm, args.threads, args.kernel, args.validation)
         rows.append(r)
         print(f"| {r['scale']} | {r['algorithm']} | {r['threads']} | {r['generation']:.2f} | "
               f"{r['gen_rate'] / 1e6:.1f} | {r['construction']:.3f} | {r['hmean_teps'] / 1e6:.0f} | "
@@ -97,6 +110,17 @@ def main() -> None:
               f"{r['peak_mb']:.0f} |", flush=True)
         if "sssp_teps" in r:
             sssp_rows.append(r)
+    if args.memory:
+        base = run_one(4, args.algorithm, args.threads)["peak_mb"]
+        print(f"\nmemory (MiB; validation {rows[0]['validation']}; the interpreter with the "
+              f"compiled kernels loaded: {base:.0f}, the peak of a SCALE 4 run):")
+        print("| SCALE | peak | graph (CSR, tuple counts) | validation keeps | "
+              "(peak - interpreter) / (graph + validation) |")
+        print("|---|---|---|---|---|")
+        for r in rows:
+            need = r["graph_mb"] + r["keep_mb"]
+            print(f"| {r['scale']} | {r['peak_mb']:.0f} | {r['graph_mb']:.0f} | "
+                  f"{r['keep_mb']:.0f} | {(r['peak_mb'] - base) / need:.2f} |")
     if sssp_rows:
         print("\nkernel 3 in the same runs:")
         print("| SCALE | sssp hmean MTEPS | median SSSP ms | sssp validate s/root | "

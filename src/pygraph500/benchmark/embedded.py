@@ -38,6 +38,15 @@ from .roots import choose_roots
 __all__ = ["EmbeddedEngine", "FileEngine"]
 
 
+def graph_bytes(graph) -> int:
+    """Bytes of the searched graph's arrays (on whichever device holds them)."""
+    if graph is None:
+        return 0
+    arrays = (graph.indptr, graph.indices, graph.weights, graph.tuple_degree,
+              graph.original_label, graph.new_label)
+    return int(sum(a.nbytes for a in arrays if a is not None))
+
+
 class EmbeddedEngine(Engine):
     """The benchmark in this process on the generated graph of ``config``; kernel 3 (SSSP)
     on the same weighted graph when the run asks for it."""
@@ -185,7 +194,8 @@ class EmbeddedEngine(Engine):
     def result_fields(self) -> dict:
         return dict(num_vertices=self.num_vertices, num_edges=self.num_edges,
                     threads=self.threads, backend=self.backend.name, device=self.backend.device,
-                    validation=self.validation if self.config.validate else None)
+                    validation=self.validation if self.config.validate else None,
+                    graph_bytes=graph_bytes(self.graph))
 
 
 class FileEngine(EmbeddedEngine):

@@ -53,6 +53,7 @@ class BenchmarkResult:
     device: str = ""
     sssp_runs: list[SearchRun] | None = None  # kernel 3's searches (None: BFS only)
     validation: str | None = None  # what an embedded run validated against: csr or tuples
+    graph_bytes: int = 0  # the searched graph's arrays (CSR, tuple counts, weights) in memory
 
     @property
     def scale(self) -> int:

@@ -71,6 +71,7 @@ def result_json(result) -> dict:
             "device": result.device,
             "validate": c.validate,
             "validation": result.validation,
+            "graph_bytes": result.graph_bytes,
             "sort_vertices": c.sort_vertices or "none",
             "num_vertices": result.num_vertices,
             "num_edges": result.num_edges,
