@@ -116,6 +116,23 @@ def test_property_verdicts_equal_on_any_parent_array(n, data):
     assert r.rule == brute_rules(e, parent, root)[0]
 
 
+@pytest.mark.parametrize("n", [14, 15, 16, 300])  # levels packed four bits a vertex up to 14
+def test_paths_deep_and_shallow(n):
+    rng = np.random.default_rng(n)
+    labels = rng.permutation(n)
+    e = EdgeList(labels[:-1].astype(np.int64), labels[1:].astype(np.int64), n)
+    g = build_csr(e)
+    root = int(labels[0])
+    parent = scipy_parent(e, root)
+    assert same_verdict(e, g, parent, root).max_depth == n - 1
+    p = parent.copy()
+    p[labels[-1]] = labels[-3]  # skips a level: not an edge
+    assert same_verdict(e, g, p, root).rule == "tree-edge-in-graph"
+    p = parent.copy()
+    p[labels[n // 2:]] = -1  # the far half left out
+    assert same_verdict(e, g, p, root).rule == "component"
+
+
 def test_relabelled_graph_reports_input_labels():
     e = kronecker(10, 16, (2, 3))
     g = build_csr(e, "degree")

@@ -13,7 +13,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-__all__ = ["row_bounds", "to_graph_labels", "bfs_pass", "sssp_pass", "reached_tuple_sum"]
+__all__ = ["row_bounds", "to_graph_labels", "pack_levels", "bfs_pass", "sssp_pass",
+           "reached_tuple_sum", "NIBBLE_TOP"]
 
 _NCH = 512  # ranges per pass (first-offender reductions stay deterministic)
 
@@ -67,13 +68,38 @@ def reached_tuple_sum(parent, tuple_degree):
     return total
 
 
+NIBBLE_TOP = 14  # levels up to this are packed two a byte (15 marks an unreached vertex)
+
+
 @njit(cache=True, parallel=True)
-def bfs_pass(indptr, indices, lev, parent, root, tuple_degree, bounds):
+def pack_levels(depth, nib):
+    """nib: the levels (-1 unreached, else at most NIBBLE_TOP) four bits each, vertex v in
+    the low half of byte v // 2 when v is even."""
+    n = depth.shape[0]
+    for i in prange(nib.shape[0]):
+        lo = depth[2 * i] & 15
+        hi = depth[2 * i + 1] & 15 if 2 * i + 1 < n else 15
+        nib[i] = np.uint8(lo | (hi << 4))
+
+
+@njit(inline="always")
+def _level(lev, nib, packed, v):
+    """Vertex v's level (-1: unreached) from the packed or the plain array."""
+    if packed:
+        x = np.int64((nib[v >> 1] >> ((v & 1) << 2)) & 15)
+        return ((x + 1) & 15) - 1  # 15 -> -1
+    return np.int64(lev[v])
+
+
+@njit(cache=True, parallel=True)
+def bfs_pass(indptr, indices, lev, nib, packed, parent, root, tuple_degree, bounds):
     """Every rule left after the parent pointers, in one pass over the rows: row ``u`` holds
     ``parent[u]`` iff the tree edge is an edge (no search, no random read), and each edge
-    {u, v} is judged once, from u < v. Returns (first v whose tree edge is not an edge, first
-    whose level is not its parent's + 1, the first edge-levels edge (u, v), the first
-    component edge (u, v), the largest level, the tuples at reached vertices); N: none."""
+    {u, v} is judged once, from u < v. Levels come from ``nib`` when ``packed`` (half the
+    bytes of the most randomly read array: at SCALE 25 it fits a 32 MiB L3), else ``lev``.
+    Returns (first v whose tree edge is not an edge, first whose level is not its parent's +
+    1, the first edge-levels edge (u, v), the first component edge (u, v), the largest level,
+    the tuples at reached vertices); N: none."""
     n = parent.shape[0]
     nch = bounds.shape[0] - 1
     out = np.empty((nch, 8), np.int64)
@@ -87,7 +113,7 @@ def bfs_pass(indptr, indices, lev, parent, root, tuple_degree, bounds):
         top = -1
         tsum = 0
         for u in range(bounds[c], bounds[c + 1]):
-            a = np.int64(lev[u])
+            a = _level(lev, nib, packed, u)
             pu = parent[u]
             found = pu == -1 or u == root
             for k in range(indptr[u], indptr[u + 1]):
@@ -96,7 +122,7 @@ def bfs_pass(indptr, indices, lev, parent, root, tuple_degree, bounds):
                     found = True
                 if v <= u:
                     continue
-                b = np.int64(lev[v])
+                b = _level(lev, nib, packed, v)
                 if a < 0 or b < 0:
                     if (a >= 0 or b >= 0) and cu == n:
                         cu = u
@@ -110,7 +136,7 @@ def bfs_pass(indptr, indices, lev, parent, root, tuple_degree, bounds):
             top = max(top, a)
             if not found and be == n:
                 be = u
-            if u != root and bl == n and a != np.int64(lev[pu]) + 1:
+            if u != root and bl == n and a != _level(lev, nib, packed, pu) + 1:
                 bl = u
         out[c, 0] = be
         out[c, 1] = bl

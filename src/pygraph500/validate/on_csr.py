@@ -114,8 +114,13 @@ def _validate(graph, parent, root) -> ValidationReport:
         return cycle_report(parent, root, start, on_cycle, num_visited=num_visited)
     pg, lev = _in_graph_labels(graph, parent, _narrow(depth))
     rg = int(graph.new_label[root]) if graph.relabelled else root
+    packed = lev.dtype == np.int8 and int(lev.max(initial=0)) <= ck.NIBBLE_TOP
+    nib = np.empty((n + 1) // 2 if packed else 0, np.uint8)
+    if packed:
+        ck.pack_levels(lev, nib)
+        lev = lev[:0]
     bad_tree, bad_tlevel, lu, lv, cu, cv, max_depth, tsum = ck.bfs_pass(
-        graph.indptr, graph.indices, lev, pg, rg, td, ck.row_bounds(graph.indptr))
+        graph.indptr, graph.indices, lev, nib, packed, pg, rg, td, ck.row_bounds(graph.indptr))
     common = dict(num_visited=num_visited, depth=depth, max_depth=int(max_depth))
     if bad_tree < n:
         v = _name(graph, bad_tree)
