@@ -16,11 +16,15 @@ import numpy as np
 from ..graph.types import EdgeList
 from .kronecker import check_scale, check_seed, kronecker, kronecker_stream
 
-__all__ = ["KroneckerTuples", "PIECE"]
+__all__ = ["KroneckerTuples", "piece_size"]
 
-# Tuples per piece: 16 MiB of int64 endpoints, about half of a 32 MiB L3, so a piece is still
-# in cache when kernel 1 reads it just after it was written.
-PIECE = 1 << 20
+
+def piece_size(num_edges: int) -> int:
+    """Tuples per piece: a 64th of the list, between 2^16 and 2^22 (64 MiB of int64
+    endpoints). Small enough that the buffers stay small beside the CSR (a 64th of a list
+    whose CSR holds each tuple twice) and a piece is often still in cache when kernel 1 reads
+    it; large enough that a SCALE 26 pass is 256 pieces, each a few parallel regions."""
+    return min(1 << 22, max(1 << 16, num_edges >> 6))
 
 
 class KroneckerTuples:
@@ -34,7 +38,7 @@ class KroneckerTuples:
     """
 
     def __init__(self, scale: int, edgefactor: int = 16, seed=(2, 3), *, weights: bool = False,
-                 piece: int = PIECE):
+                 piece: int | None = None):
         check_scale(scale, edgefactor)
         self.scale = int(scale)
         self.edgefactor = int(edgefactor)
@@ -42,7 +46,7 @@ class KroneckerTuples:
         self.weighted = bool(weights)
         self.num_vertices = 1 << self.scale
         self.num_edges = self.edgefactor << self.scale
-        self.piece = max(1, int(piece))
+        self.piece = piece_size(self.num_edges) if piece is None else max(1, int(piece))
         self.generation_seconds = 0.0  # time spent generating, every pass together
         self._stream = None
 

@@ -333,6 +333,14 @@ def _row_lengths(indptr, out):
         out[v] = indptr[v + 1] - indptr[v]
 
 
+@njit(cache=True)
+def _longest_row(indptr):
+    top = 0
+    for v in range(indptr.shape[0] - 1):
+        top = max(top, indptr[v + 1] - indptr[v])
+    return top
+
+
 def _int64(a):
     return a if a.dtype == np.int64 else a.astype(np.int64)
 
@@ -404,7 +412,8 @@ def place_tuples(edges, counted: TupleCounts, sort_vertices: str | None = None) 
     indptr = np.empty(n + 1, dtype=np.int64)
     _offsets(counts, indptr)
     total = int(indptr[-1])
-    tuple_degree = np.empty(n, dtype=np.int32 if total < 2**31 else np.int64)
+    wide = total >= 2**31 and _longest_row(indptr) >= 2**31
+    tuple_degree = np.empty(n, dtype=np.int64 if wide else np.int32)
     _row_lengths(indptr, tuple_degree)
     relabel = new_label if new_label is not None else np.empty(0, dtype=np.int64)
     weights = None
