@@ -149,32 +149,40 @@ def validate(edges: "EdgeList", parent, root: int, depth=None) -> ValidationRepo
         return _validate(edges, parent, root, depth)
 
 
+def pointer_rules(parent, root: int, n: int):
+    """The rules on the parent pointers alone, parent-length to no-cycles in RULES' order
+    (both embedded validators): (parent as int64, number reached, depths from the pointers,
+    None), or (None, 0, None, the report of the first rule broken)."""
+    root = rules.check_root(root, n)
+    parent_in = rules.check_parent_array(parent)
+    if parent_in.shape[0] != n:
+        return None, 0, None, rules.parent_length(parent_in.shape[0], n)
+    parent, wrapped = int64_parent(parent_in, n)
+    if wrapped is not None:
+        return None, 0, None, wrapped
+    bad_range, bad_visit, num_visited = kernels.parent_pass(parent)
+    kw = dict(num_visited=int(num_visited))
+    if bad_range < n:
+        v = int(bad_range)
+        return None, 0, None, rules.parent_range(v, int(parent[v]), n, **kw)
+    if parent[root] != root:
+        return None, 0, None, rules.root_self_parent(root, int(parent[root]), **kw)
+    if bad_visit < n:
+        v = int(bad_visit)
+        return None, 0, None, rules.parent_visited(v, int(parent[v]), **kw)
+    depth, start, on_cycle = _compute_depth(parent, root)
+    if depth is None:
+        return None, 0, None, cycle_report(parent, root, start, on_cycle, **kw)
+    return parent, kw["num_visited"], depth, None
+
+
 def _validate(edges, parent, root, depth) -> ValidationReport:
     n = int(edges.num_vertices)
     src = _as_int64(edges.src, "edges.src")
     dst = _as_int64(edges.dst, "edges.dst")
-    root = rules.check_root(root, n)
-    parent_in = rules.check_parent_array(parent)
-    if parent_in.shape[0] != n:
-        return rules.parent_length(parent_in.shape[0], n)
-    parent, wrapped = int64_parent(parent_in, n)
-    if wrapped is not None:
-        return wrapped
-
-    bad_range, bad_visit, num_visited = kernels.parent_pass(parent)
-    num_visited = int(num_visited)
-    if bad_range < n:
-        v = int(bad_range)
-        return rules.parent_range(v, int(parent[v]), n, num_visited=num_visited)
-    if parent[root] != root:
-        return rules.root_self_parent(root, int(parent[root]), num_visited=num_visited)
-    if bad_visit < n:
-        v = int(bad_visit)
-        return rules.parent_visited(v, int(parent[v]), num_visited=num_visited)
-
-    tree_depth, start, on_cycle = _compute_depth(parent, root)
-    if tree_depth is None:
-        return cycle_report(parent, root, start, on_cycle, num_visited=num_visited)
+    parent, num_visited, tree_depth, report = pointer_rules(parent, root, n)
+    if report is not None:
+        return report
 
     if depth is None:
         level = tree_depth

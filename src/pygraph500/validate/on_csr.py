@@ -23,10 +23,11 @@ import numpy as np
 
 from ..errors import InputError
 from . import csr_kernels as ck
-from . import kernels, rules
-from .bfs_tree import _compute_depth, _narrow, _threads_for, cycle_report, int64_parent
+from . import rules
+from .bfs_tree import _narrow, _threads_for, pointer_rules
 from .rules import ValidationReport
-from .shortest_paths import _vertex_pass, as_distances
+from .shortest_paths import as_distances
+from .shortest_paths import pointer_rules as sssp_pointer_rules
 
 __all__ = ["validate_csr", "validate_sssp_csr", "count_component_edges_csr"]
 
@@ -50,32 +51,6 @@ def count_component_edges_csr(graph, parent) -> int:
         td = td[graph.new_label]  # in the parent array's labels
     with _threads_for(graph.num_vertices):
         return int(ck.reached_tuple_sum(np.ascontiguousarray(parent), td)) // 2
-
-
-def _start(graph, parent, root, dist=None):
-    """The checks before any structure, on the input's labels as the tuple validators make
-    them: (parent as int64, number reached, first reached vertex with an unreached parent or
-    N, None), or (None, 0, N, the report). ``dist``: kernel 3's distances, whose length is
-    checked second."""
-    n = int(graph.num_vertices)
-    root = rules.check_root(root, n)
-    parent_in = rules.check_parent_array(parent)
-    if parent_in.shape[0] != n:
-        return None, 0, n, rules.parent_length(parent_in.shape[0], n)
-    if dist is not None and dist.shape[0] != n:
-        return None, 0, n, rules.distance_length(dist.shape[0], n)
-    parent, wrapped = int64_parent(parent_in, n)
-    if wrapped is not None:
-        return None, 0, n, wrapped
-    bad_range, bad_visit, num_visited = kernels.parent_pass(parent)
-    num_visited = int(num_visited)
-    if bad_range < n:
-        v = int(bad_range)
-        return None, 0, n, rules.parent_range(v, int(parent[v]), n, num_visited=num_visited)
-    if parent[root] != root:
-        return None, 0, n, rules.root_self_parent(root, int(parent[root]),
-                                                  num_visited=num_visited)
-    return parent, num_visited, int(bad_visit), None
 
 
 def _in_graph_labels(graph, parent, values):
@@ -103,15 +78,10 @@ def validate_csr(graph, parent, root: int) -> ValidationReport:
 
 def _validate(graph, parent, root) -> ValidationReport:
     td = _tuple_degree(graph)
-    parent, num_visited, bad_visit, report = _start(graph, parent, root)
+    n = int(graph.num_vertices)
+    parent, num_visited, depth, report = pointer_rules(parent, root, n)
     if report is not None:
         return report
-    n = int(graph.num_vertices)
-    if bad_visit < n:
-        return rules.parent_visited(bad_visit, int(parent[bad_visit]), num_visited=num_visited)
-    depth, start, on_cycle = _compute_depth(parent, root)
-    if depth is None:
-        return cycle_report(parent, root, start, on_cycle, num_visited=num_visited)
     pg, lev = _in_graph_labels(graph, parent, _narrow(depth))
     rg = int(graph.new_label[root]) if graph.relabelled else root
     packed = lev.dtype == np.int8 and int(lev.max(initial=0)) <= ck.NIBBLE_TOP
@@ -151,27 +121,12 @@ def _validate_sssp(graph, parent, distance, root) -> ValidationReport:
     td = _tuple_degree(graph)
     n = int(graph.num_vertices)
     dist = as_distances(distance)
-    parent, num_visited, bad_visit, report = _start(graph, parent, root, dist)
+    parent, kw, report = sssp_pointer_rules(parent, dist, root, n)
     if report is not None:
         return report
-    kw = dict(num_visited=num_visited)
-    if dist[root] != 0:
-        return rules.root_distance(root, float(dist[root]), **kw)
-    bad_r, bad_u, top = _vertex_pass(parent, dist, root)
-    if bad_r < n:
-        return rules.distance_range(int(bad_r), float(dist[bad_r]), **kw)
-    if bad_u < n:
-        return rules.unreached_distance(int(bad_u), float(dist[bad_u]), **kw)
-    if bad_visit < n:
-        return rules.parent_visited(bad_visit, int(parent[bad_visit]), **kw)
-    hops, start, on_cycle = _compute_depth(parent, root)
-    if hops is None:
-        return cycle_report(parent, root, start, on_cycle, **kw)
-    del hops
     d = np.where(parent >= 0, dist, np.float32(-1))  # -1: unreached, one array read per end
     pg, dg = _in_graph_labels(graph, parent, d)
     rg = int(graph.new_label[root]) if graph.relabelled else root
-    kw["max_distance"] = float(top)
     bad_tree, bad_dist, tu, tv, cu, cv, tsum = ck.sssp_pass(
         graph.indptr, graph.indices, graph.weights, dg, pg, rg, td, ck.row_bounds(graph.indptr))
     if bad_tree < n:
@@ -188,7 +143,7 @@ def _validate_sssp(graph, parent, distance, root) -> ValidationReport:
     if cu < n:
         u, v = _name(graph, cu), _name(graph, cv)
         return rules.component(None, u, v, float(d[u]), float(d[v]), what="distance", **kw)
-    return rules.sssp_valid_report(root, num_visited, float(top), int(tsum) // 2)
+    return rules.sssp_valid_report(root, kw["num_visited"], kw["max_distance"], int(tsum) // 2)
 
 
 def _edge_weight(graph, u, v) -> float:

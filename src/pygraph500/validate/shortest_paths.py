@@ -168,45 +168,51 @@ def validate_sssp(edges: "EdgeList", parent, distance, root: int) -> ValidationR
         return _validate(edges, parent, distance, root)
 
 
+def pointer_rules(parent, dist, root: int, n: int):
+    """The rules on the parent pointers and distances alone, parent-length to no-cycles in
+    SSSP_RULES' order (both kernel-3 validators): (parent as int64, the report's fields so far
+    (num_visited, max_distance), None), or (None, {}, the report of the first rule broken)."""
+    root = rules.check_root(root, n)
+    parent_in = rules.check_parent_array(parent)
+    if parent_in.shape[0] != n:
+        return None, {}, rules.parent_length(parent_in.shape[0], n)
+    if dist.shape[0] != n:
+        return None, {}, rules.distance_length(dist.shape[0], n)
+    parent, wrapped = int64_parent(parent_in, n)
+    if wrapped is not None:
+        return None, {}, wrapped
+    bad_range, bad_visit, num_visited = kernels.parent_pass(parent)
+    kw = dict(num_visited=int(num_visited))
+    if bad_range < n:
+        v = int(bad_range)
+        return None, {}, rules.parent_range(v, int(parent[v]), n, **kw)
+    if parent[root] != root:
+        return None, {}, rules.root_self_parent(root, int(parent[root]), **kw)
+    if dist[root] != 0:
+        return None, {}, rules.root_distance(root, float(dist[root]), **kw)
+    bad_r, bad_u, top = _vertex_pass(parent, dist, root)
+    if bad_r < n:
+        return None, {}, rules.distance_range(int(bad_r), float(dist[bad_r]), **kw)
+    if bad_u < n:
+        return None, {}, rules.unreached_distance(int(bad_u), float(dist[bad_u]), **kw)
+    if bad_visit < n:
+        v = int(bad_visit)
+        return None, {}, rules.parent_visited(v, int(parent[v]), **kw)
+    hops, start, on_cycle = _compute_depth(parent, root)
+    if hops is None:
+        return None, {}, cycle_report(parent, root, start, on_cycle, **kw)
+    return parent, dict(kw, max_distance=float(top)), None
+
+
 def _validate(edges, parent, distance, root) -> ValidationReport:
     n = int(edges.num_vertices)
     src = _as_int64(edges.src, "edges.src")
     dst = _as_int64(edges.dst, "edges.dst")
     w = np.ascontiguousarray(edges.weight, dtype=np.float32)
-    root = rules.check_root(root, n)
-    parent_in = rules.check_parent_array(parent)
     dist = as_distances(distance)
-    if parent_in.shape[0] != n:
-        return rules.parent_length(parent_in.shape[0], n)
-    if dist.shape[0] != n:
-        return rules.distance_length(dist.shape[0], n)
-    parent, wrapped = int64_parent(parent_in, n)
-    if wrapped is not None:
-        return wrapped
-
-    bad_range, bad_visit, num_visited = kernels.parent_pass(parent)
-    num_visited = int(num_visited)
-    kw = dict(num_visited=num_visited)
-    if bad_range < n:
-        v = int(bad_range)
-        return rules.parent_range(v, int(parent[v]), n, **kw)
-    if parent[root] != root:
-        return rules.root_self_parent(root, int(parent[root]), **kw)
-    if dist[root] != 0:
-        return rules.root_distance(root, float(dist[root]), **kw)
-    bad_r, bad_u, top = _vertex_pass(parent, dist, root)
-    if bad_r < n:
-        return rules.distance_range(int(bad_r), float(dist[bad_r]), **kw)
-    if bad_u < n:
-        return rules.unreached_distance(int(bad_u), float(dist[bad_u]), **kw)
-    if bad_visit < n:
-        v = int(bad_visit)
-        return rules.parent_visited(v, int(parent[v]), **kw)
-    hops, start, on_cycle = _compute_depth(parent, root)
-    if hops is None:
-        return cycle_report(parent, root, start, on_cycle, **kw)
-    del hops
-
+    parent, kw, report = pointer_rules(parent, dist, root, n)
+    if report is not None:
+        return report
     d = np.where(parent >= 0, dist, np.float32(-1))  # -1: unreached, one array read per end
     found = np.zeros(n, np.uint8)
     confirmed = np.zeros(n, np.uint8)
@@ -217,7 +223,6 @@ def _validate(edges, parent, distance, root) -> ValidationReport:
     if bad_label < m:
         i = int(bad_label)
         raise rules.edge_outside(i, int(src[i]), int(dst[i]), n)
-    kw["max_distance"] = float(top)
     bad_tree, bad_dist = _tree_pass(parent, found, confirmed, root)
     if bad_tree < n:
         v = int(bad_tree)
@@ -234,4 +239,4 @@ def _validate(edges, parent, distance, root) -> ValidationReport:
         i = int(bad_comp)
         u, v = int(src[i]), int(dst[i])
         return rules.component(i, u, v, float(d[u]), float(d[v]), what="distance", **kw)
-    return rules.sssp_valid_report(root, num_visited, float(top), int(nedge))
+    return rules.sssp_valid_report(root, kw["num_visited"], kw["max_distance"], int(nedge))
