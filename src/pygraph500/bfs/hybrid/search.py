@@ -1,0 +1,281 @@
+"""``hybrid``: paper 002's task-based BFS on the CPU and an array side together.
+
+One level loop. Each level, every task with work (frontier vertices top-down; unvisited
+vertices with neighbours bottom-up) runs on one side: the compiled CPU engine (``cpu.py``)
+or the array side (``device.ArrayDevice``: CuPy on a GPU, NumPy where none; or the
+stand-in, ``standin.py``). Which one: the workload-aware scheme (a task with more than
+lambda vertices goes to the array side; lambda given, or chosen per level by ``tuner``) or
+the fixed-partitioned space (the first ``gpu_share`` of the tasks always there). The
+direction of a level is Beamer's (``primitives.direction``, as ``direction-optimizing``) on
+the sums of the tasks' counters; both sides run both directions.
+
+Where the data is (the paper's Fig. 6, per task): the host always has the whole state (it
+schedules: the array side's finds come back every level it runs); the array side keeps
+copies, brought up to date only when it needs them, and only for the tasks that changed:
+
+- a task's graph part goes there the first time the task runs there, and stays;
+- before the array side runs a level, it gets the visited words of the tasks where the CPU
+  claimed vertices since it last had them (top-down: all such tasks, a claim may land
+  anywhere; bottom-up: its own tasks), and the frontier words it needs (top-down: its tasks';
+  bottom-up: all) that it did not find itself at the previous level;
+- after it ran: its per-task counts, then the next-frontier words of the tasks where it found
+  vertices (merged on the host: ``cpu.merge_found``);
+- at the end: the parent slices of the tasks where it claimed vertices.
+
+Every transfer is counted per level (``link.Link``). Both sides claim with their own visited
+copy during a level, so a vertex may be claimed by both (it is a valid parent either way; the
+host keeps its own): the ``duplicates`` column. On a GPU the array side's work is launched
+before the CPU side's and read after it, so they overlap; on NumPy they run one after the
+other (the array side's calls return when done): levels with both sides cost their sum.
+"""
+from __future__ import annotations
+
+import time
+
+import numba
+import numpy as np
+
+from ...graph.types import index_dtype
+from ...primitives.bitmaps import new_bitmap
+from ...primitives.direction import go_bottom_up, go_top_down
+from ..steps.search_state import mark_unreached
+from ..types import BOTTOM_UP, TOP_DOWN, BFSResult, check_root
+from .cpu import adopt_parents, bottomup_tasks, merge_found, topdown_tasks
+from .device import FRONTIER, GRAPH, RUN, VISITED
+from .link import Link
+from .records import LevelRecords
+from .standin import LAUNCH
+from .tasks import ranges
+
+__all__ = ["run_search", "WORK_SECONDS"]
+
+WORK_SECONDS = 4e-9  # clock "work": seconds per unit of task work on one CPU thread
+
+
+class _ArrayState:
+    """What the host knows of the array side's copies during a search (see the module)."""
+
+    def __init__(self, t: int):
+        self.started = False
+        self.ran_last = False                       # it ran the previous level
+        self.vis_stale = np.zeros(t, dtype=bool)    # CPU claims it has not seen, per task
+        self.front_ok = np.zeros(t, dtype=bool)     # its next-frontier copy is complete
+        self.claimed = np.zeros(t, dtype=bool)      # it claimed vertices there (parents)
+
+
+def _send(plan, graph, side, link, st, root, on_dev, direction, level, nf_k, visited, front):
+    """The array side's level: what it lacks sent (counted), then its tasks launched."""
+    ts, t = plan.ts, plan.ts.count
+    if not st.started:
+        side.start(root, graph)
+        st.started = True
+    code = np.zeros(t, dtype=np.int8)
+    code[on_dev] |= RUN
+    new_graph = on_dev & ~plan.on_side
+    code[new_graph] |= GRAPH
+    need_vis = st.vis_stale & (on_dev if direction == BOTTOM_UP else True)
+    code[need_vis] |= VISITED
+    has_front = st.front_ok & st.ran_last  # its next frontier of the last level is complete
+    need_front = (True if direction == BOTTOM_UP else on_dev) & (nf_k > 0) & ~has_front
+    code[need_front] |= FRONTIER
+    code_d = link.h2d("control", code)
+    ptr = idx = vis_w = front_w = None
+    graph_s = 0.0
+    if new_graph.any():
+        g0 = time.perf_counter()
+        tg = np.flatnonzero(new_graph)
+        ptr = link.h2d("graph", graph.indptr[ranges(ts.lo[tg], ts.hi[tg] + 1)])
+        idx = link.h2d("graph", graph.indices[ranges(graph.indptr[ts.lo[tg]],
+                                                      graph.indptr[ts.hi[tg]])])
+        plan.on_side |= new_graph
+        graph_s = time.perf_counter() - g0
+    if need_vis.any():
+        vis_w = link.h2d("visited", visited[ts.word_index(np.flatnonzero(need_vis))])
+        st.vis_stale &= ~need_vis
+    if need_front.any():
+        front_w = link.h2d("frontier", front[ts.word_index(np.flatnonzero(need_front))])
+    side.run(code_d, ptr, idx, vis_w, front_w, direction, level, st.ran_last,
+             np.flatnonzero(on_dev))
+    return graph_s
+
+
+def _receive(ts, side, link, st, indptr, visited, nxt, owned, depth, level, only_cnt,
+             only_deg):
+    """The array side's results of a level merged on the host; (dups, examined)."""
+    counts = link.d2h("control", side.counts())
+    found = counts[:ts.count]
+    got = np.flatnonzero(found > 0)
+    st.claimed[got] = True
+    dups = 0
+    if got.shape[0]:
+        words = link.d2h("frontier", side.found_words(int(ts.words[got].sum())))
+        dups = merge_found(indptr, visited, nxt, owned, depth, level, words, got, ts.wlo,
+                           ts.whi, ts.word_offsets(got), only_cnt, only_deg)
+    return int(dups), int(counts[ts.count])
+
+
+def run_search(plan, graph, root, opts, want_depth: bool) -> BFSResult:
+    """One hybrid search (the module docstring); ``opts`` a checked ``HybridOptions``."""
+    t_start = time.perf_counter()
+    r = check_root(graph, root)
+    ts, tuner = plan.ts, plan.tuner
+    t, n = ts.count, ts.n
+    indptr, indices = graph.indptr, graph.indices
+    nthreads = numba.get_num_threads()
+    work_clock = opts.clock == "work"
+    parent = np.empty(n, dtype=np.int64)
+    depth = np.empty(n if want_depth else 0, dtype=index_dtype(n))
+    visited, front, nxt, owned = (new_bitmap(n) for _ in range(4))
+    parent[r] = r
+    if want_depth:
+        depth[r] = 0
+    bit = np.uint64(1) << np.uint64(r & 63)
+    visited[r >> 6] |= bit
+    front[r >> 6] |= bit
+    rt = int(ts.word_task[r >> 6])
+    deg_r = int(indptr[r + 1] - indptr[r])
+    nf_k = np.zeros(t, np.int64)
+    mf_k = np.zeros(t, np.int64)
+    nf_k[rt], mf_k[rt] = 1, deg_r
+    cand_k = ts.linked_count.copy()
+    mu_k = ts.edges.copy()
+    cand_k[rt] -= deg_r > 0
+    mu_k[rt] -= deg_r
+    fixed = np.arange(t) < round(opts.share * t) if opts.mode == "fixed" else None
+    side = None
+    st = _ArrayState(t)
+    found = np.zeros((nthreads, t), np.int64)
+    degs = np.zeros((nthreads, t), np.int64)
+    task_ns = np.zeros(t, np.int64)
+    recs = LevelRecords()
+    links = Link(None, None)
+    bottom = False
+    prev_nf, nf, mf, mu = 0, 1, deg_r, int(mu_k.sum())
+    level = 0
+    setup = 0.0 if work_clock else time.perf_counter() - t_start
+    while nf > 0:
+        t0 = time.perf_counter()
+        if not bottom and go_bottom_up(nf, prev_nf, mf, mu, opts.alpha):
+            bottom = True
+        direction = BOTTOM_UP if bottom else TOP_DOWN
+        n_k = cand_k if bottom else nf_k
+        w_k = n_k + (mu_k if bottom else mf_k)
+        lam, predicted, explore = -1.0, -1.0, False
+        if fixed is not None:
+            on_dev = fixed & (n_k > 0)
+        elif opts.lam is not None:
+            on_dev = n_k > opts.lam
+            lam = opts.lam
+        else:
+            choice = tuner.choose(direction, n_k, w_k)
+            on_dev, explore = choice.on_dev, choice.explore
+            lam = -1.0 if choice.lam is None else float(choice.lam)
+            predicted = -1.0 if choice.predicted is None else choice.predicted
+        dev_tasks = np.flatnonzero(on_dev)
+        cpu_tasks = np.flatnonzero(~on_dev & (n_k > 0))
+        cpu_tasks = cpu_tasks[np.argsort(-w_k[cpu_tasks], kind="stable")]  # largest first
+        if side is None and dev_tasks.shape[0]:
+            side = plan.array_side(graph)
+            links.upload, links.download = side.upload, side.download
+        links.start_level()
+        nxt[:] = 0
+        dev_wall = graph_s = 0.0
+        if dev_tasks.shape[0]:
+            d0 = time.perf_counter()
+            mark0 = None if side.modelled else side.backend.mark()
+            graph_s = _send(plan, graph, side, links, st, r, on_dev, direction, level, nf_k,
+                            visited, front)
+            mark1 = None if side.modelled else side.backend.mark()
+            dev_wall = time.perf_counter() - d0
+        c0 = time.perf_counter()
+        cpu_ex = 0
+        if cpu_tasks.shape[0]:
+            found[:] = 0
+            degs[:] = 0
+            task_ns[cpu_tasks] = 0
+            if bottom:
+                cpu_ex = bottomup_tasks(indptr, indices, parent, depth, visited, front, nxt,
+                                        ts.linked, ts.wlo, ts.whi, cpu_tasks, level, nthreads,
+                                        found, degs, task_ns)
+            else:
+                cpu_ex = topdown_tasks(indptr, indices, parent, depth, visited, front, nxt,
+                                       ts.wlo, ts.whi, cpu_tasks, ts.word_task, level,
+                                       nthreads, found, degs, task_ns)
+            new_k = found.sum(axis=0)
+            newdeg_k = degs.sum(axis=0)
+        else:
+            new_k = np.zeros(t, np.int64)
+            newdeg_k = np.zeros(t, np.int64)
+        t_cpu = time.perf_counter() - c0
+        dups = dev_ex = 0
+        t_dev = 0.0
+        task_s = np.zeros(t)
+        if cpu_tasks.shape[0]:
+            task_s[cpu_tasks] = task_ns[cpu_tasks] * 1e-9
+        if dev_tasks.shape[0]:
+            d1 = time.perf_counter()
+            cpu_found = new_k > 0
+            only_cnt = np.zeros(t, np.int64)
+            only_deg = np.zeros(t, np.int64)
+            dups, dev_ex = _receive(ts, side, links, st, indptr, visited, nxt, owned, depth,
+                                    level, only_cnt, only_deg)
+            new_k += only_cnt
+            newdeg_k += only_deg
+            st.vis_stale |= cpu_found
+            st.front_ok = ~cpu_found
+            dev_wall += time.perf_counter() - d1
+            if side.modelled:  # the stand-in: its kernels' time over its speed, + transfers
+                t_dev = side.compute / opts.standin + LAUNCH + links.seconds
+                task_s[dev_tasks] = side.task_ns[dev_tasks] * 1e-9 / opts.standin
+            else:
+                t_dev = side.backend.seconds(mark0, mark1) + time.perf_counter() - d1
+                share = w_k[dev_tasks] / max(1, w_k[dev_tasks].sum())
+                task_s[dev_tasks] = t_dev * share
+        else:
+            st.vis_stale |= new_k > 0
+        st.ran_last = bool(dev_tasks.shape[0])
+        wall = time.perf_counter() - t0
+        if work_clock:
+            t_cpu = WORK_SECONDS * tuner.cpu_work(w_k[cpu_tasks])
+            dev_w = float(w_k[dev_tasks].sum())
+            t_dev = (WORK_SECONDS * dev_w / (nthreads * opts.standin) + LAUNCH + links.seconds
+                     if dev_tasks.shape[0] else 0.0)
+            task_s = WORK_SECONDS * w_k * np.where(on_dev, 1.0 / (nthreads * opts.standin),
+                                                   1.0) * (n_k > 0)
+            level_time = max(t_cpu, t_dev)
+        elif side is not None and side.modelled:
+            level_time = max(t_cpu, t_dev) + (wall - t_cpu - dev_wall)
+        else:
+            level_time = wall
+        if cpu_tasks.shape[0]:
+            tuner.record("cpu", direction, tuner.cpu_work(w_k[cpu_tasks]), t_cpu)
+        if dev_tasks.shape[0]:
+            graph_t = graph_s if not (side.modelled or work_clock) else 0.0
+            tuner.record("dev", direction, float(w_k[dev_tasks].sum()), t_dev - graph_t)
+        side_code = np.where(on_dev, 2, np.where(n_k > 0, 1, 0)).astype(np.int64)
+        total_w = max(1, int(w_k.sum()))
+        recs.add(nf, cpu_ex + dev_ex, int(new_k.sum()), direction, level_time, side_code,
+                 task_s, wall=wall, cpu_tasks=cpu_tasks.shape[0], dev_tasks=dev_tasks.shape[0],
+                 cpu_time=t_cpu, dev_time=t_dev, dev_share=float(w_k[on_dev].sum()) / total_w,
+                 duplicates=dups, explore=int(explore), **{"lambda": lam,
+                                                          "predicted": predicted})
+        cand_k -= new_k
+        mu_k -= newdeg_k
+        front, nxt = nxt, front
+        prev_nf, nf, mf, mu = nf, int(new_k.sum()), int(newdeg_k.sum()), int(mu_k.sum())
+        nf_k, mf_k = new_k, newdeg_k
+        if bottom and go_top_down(nf, prev_nf, n, opts.beta, mf, mu, opts.alpha):
+            bottom = False
+        level += 1
+    t_end = time.perf_counter()
+    links.seconds = 0.0
+    if st.claimed.any():
+        got = np.flatnonzero(st.claimed)
+        slices = links.d2h("parent", side.parents(int(ts.vertices[got].sum())))
+        adopt_parents(parent, owned, slices, got, ts.wlo, ts.whi, ts.vertex_offsets(got))
+    if side is not None:
+        side.release()
+    mark_unreached(parent, depth, visited, nthreads)
+    teardown = links.seconds if work_clock else time.perf_counter() - t_end
+    levels = recs.table(links.columns(), setup, teardown)
+    return BFSResult(parent=parent, root=r, depth=depth if want_depth else None, levels=levels)

@@ -1,0 +1,137 @@
+"""Lambda auto-tuning: a cost model of each side, fitted on measured levels, and per level the
+lambda whose split the model predicts fastest (paper 002 leaves lambda to the user and names
+its automatic tuning as future work).
+
+Work of a task at a level: ``w = n + e``, n its vertices to visit (top-down: its frontier;
+bottom-up: its unvisited vertices with neighbours) and e their adjacency entries (top-down:
+exact; bottom-up: all of them, an upper bound: a bottom-up scan stops at its first hit, the
+fitted rate absorbs the ratio). Model of a side's time on a set S of tasks, per direction:
+
+- CPU engine: ``a + b * max(sum w, P * max w)``: P threads share the tasks, but a task runs
+  on one thread, so the largest task bounds the level (why T = 1 uses one core);
+- array side: ``a + b * sum w``, its transfers included (a is the launch and read cost).
+
+``a`` and ``b`` come from a least-squares fit (relative errors, non-negative) of the levels
+each side has run in that direction (the last ``KEEP``). A level's predicted time is
+max(CPU side, array side): both work at once. The split is a threshold (the paper's rule):
+tasks with more than lambda vertices run on the array side. Per level the tasks are sorted by
+n and every cut between distinct n is evaluated (cumulative sums: O(T log T)); the chosen
+lambda is the n of the largest task kept on the CPU (0 when all go to the array side; the
+largest n when none does).
+
+Until both sides have run levels of a direction whose work differs by ``SPAN`` times (a
+fixed cost and a rate can then be told apart), levels of that direction explore: the array
+side gets every ``EXPLORE``-th task by size (the largest first), the CPU the rest, so the
+first search (the benchmark's untimed warm-up search) measures both at little cost when one
+is slow; a direction stops exploring after ``EXPLORE_LEVELS`` such levels whatever it saw.
+"""
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass
+
+import numpy as np
+
+__all__ = ["Tuner", "Choice", "fit", "EXPLORE", "KEEP", "SPAN", "EXPLORE_LEVELS"]
+
+EXPLORE = 8   # exploring levels give every 8th task (by size) to the array side
+SPAN = 16     # a side is modelled once it has run levels of work differing this much
+EXPLORE_LEVELS = 8  # ... or once a direction has explored this many levels
+KEEP = 32     # measured levels kept per side and direction
+
+
+@dataclass
+class Choice:
+    """A level's split: ``on_dev`` (a flag per task), ``lam`` (the threshold, None when
+    exploring), ``predicted`` seconds (None while a model is missing), ``explore``."""
+    on_dev: np.ndarray
+    lam: int | None
+    predicted: float | None
+    explore: bool = False
+
+
+def fit(points) -> tuple[float, float]:
+    """(a, b) of t = a + b W minimising the relative errors; a, b >= 0."""
+    w = np.array([p[0] for p in points], dtype=np.float64)
+    t = np.array([p[1] for p in points], dtype=np.float64)
+    t = np.maximum(t, 1e-9)
+    if np.unique(w).shape[0] >= 2:
+        a, b = np.linalg.lstsq(np.column_stack([1 / t, w / t]), np.ones_like(t), rcond=None)[0]
+        if a >= 0 and b >= 0:
+            return float(a), float(b)
+        if b < 0:  # time does not grow with work: a constant
+            return float(np.median(t)), 0.0
+    return 0.0, float(np.median(t / np.maximum(w, 1)))
+
+
+class Tuner:
+    """Measured levels per (side, direction) and the choice of lambda (see the module);
+    ``threads``: the CPU engine's P."""
+
+    def __init__(self, threads: int):
+        self.threads = max(1, int(threads))
+        self.points = {(s, d): deque(maxlen=KEEP) for s in ("cpu", "dev") for d in (0, 1)}
+        self.models: dict = {}
+        self.explored = [0, 0]  # exploring levels so far, per direction
+
+    def measured(self, side: str, direction: int) -> bool:
+        """Whether ``side`` has run enough levels of ``direction`` to be modelled: two whose
+        work differs by ``SPAN`` times (a fixed cost and a rate), or any after
+        ``EXPLORE_LEVELS`` exploring levels (a graph whose levels are all alike)."""
+        work = [p[0] for p in self.points[side, direction]]
+        if not work:
+            return False
+        return (max(work) >= SPAN * max(min(work), 1.0)
+                or self.explored[direction] >= EXPLORE_LEVELS)
+
+    def cpu_work(self, w: np.ndarray) -> float:
+        """The CPU model's W of the tasks with work ``w``."""
+        return float(max(w.sum(), self.threads * w.max())) if w.shape[0] else 0.0
+
+    def record(self, side: str, direction: int, work: float, seconds: float) -> None:
+        self.points[side, direction].append((work, seconds))
+        self.models.pop((side, direction), None)
+
+    def model(self, side: str, direction: int):
+        key = (side, direction)
+        if key not in self.models:
+            pts = self.points[key]
+            self.models[key] = fit(pts) if pts else None
+        return self.models[key]
+
+    def predict(self, direction: int, w: np.ndarray, on_dev: np.ndarray) -> float | None:
+        """Predicted seconds of a level with this split (None while a model is missing)."""
+        cpu, dev = self.model("cpu", direction), self.model("dev", direction)
+        if cpu is None or dev is None:
+            return None
+        t_c = cpu[0] + cpu[1] * self.cpu_work(w[~on_dev]) if (~on_dev).any() else 0.0
+        t_d = dev[0] + dev[1] * float(w[on_dev].sum()) if on_dev.any() else 0.0
+        return max(t_c, t_d)
+
+    def choose(self, direction: int, n: np.ndarray, w: np.ndarray) -> Choice:
+        """The split of a level: ``n`` the vertices and ``w`` the work of every task (the
+        idle ones have n = 0 and stay on the CPU, idle)."""
+        active = np.flatnonzero(n > 0)
+        on_dev = np.zeros(n.shape[0], dtype=bool)
+        ranked = active[np.argsort(-n[active], kind="stable")]
+        if not (self.measured("cpu", direction) and self.measured("dev", direction)):
+            self.explored[direction] += 1
+            on_dev[ranked[::EXPLORE]] = True
+            return Choice(on_dev, None, None, explore=True)
+        cpu, dev = self.model("cpu", direction), self.model("dev", direction)
+        ns, ws = n[ranked], w[ranked].astype(np.float64)
+        k = ns.shape[0]
+        # cut j: the j largest tasks on the array side; only between distinct n
+        cuts = np.concatenate(([0], np.flatnonzero(ns[1:] != ns[:-1]) + 1, [k]))
+        dev_sum = np.concatenate(([0.0], np.cumsum(ws)))[cuts]
+        rest_sum = ws.sum() - dev_sum
+        rest_max = np.concatenate((np.maximum.accumulate(ws[::-1])[::-1], [0.0]))[cuts]
+        t_c = np.where(cuts < k, cpu[0] + cpu[1] * np.maximum(rest_sum,
+                                                               self.threads * rest_max), 0.0)
+        t_d = np.where(cuts > 0, dev[0] + dev[1] * dev_sum, 0.0)
+        pred = np.maximum(t_c, t_d)
+        best = int(np.argmin(pred))
+        j = int(cuts[best])
+        on_dev[ranked[:j]] = True
+        lam = int(ns[j]) if j < k else 0
+        return Choice(on_dev, lam, float(pred[best]))
