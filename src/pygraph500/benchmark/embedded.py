@@ -20,7 +20,8 @@ from ..graph.relabel import (degree_in_original_labels, search_in_original_label
                              sssp_in_original_labels)
 from ..io import read_graph
 from ..validate import count_component_edges, validate, validate_sssp
-from .config import GPU_ALGORITHMS, RunConfig, algorithm_options, search_labels
+from .config import (GPU_ALGORITHMS, RunConfig, algorithm_options, hybrid_side,
+                     search_labels)
 from .engine import Engine
 from .roots import choose_roots
 
@@ -44,16 +45,21 @@ class EmbeddedEngine(Engine):
                                               config.weighted),
                            f"SCALE {config.scale}, edgefactor {config.edgefactor}")
         self.bfs = get_algorithm(config.algorithm)
-        cpu_only = (config.algorithm not in GPU_ALGORITHMS or config.sort_vertices
-                    or config.weighted)
-        auto_cpu = config.backend == "auto" and cpu_only
-        self.backend = get_backend("cpu" if auto_cpu else config.backend)
-        if auto_cpu:
-            self.backend.note = ("--backend auto: this algorithm (or --sort-vertices, or kernel "
-                                 "3) runs on the CPU only")
+        self.hybrid_notes = []
+        if config.algorithm == "hybrid":  # kernel 1 on the CPU; --backend is the array side's
+            self.backend = get_backend("cpu")
+            array_side, self.hybrid_notes = hybrid_side(config)
+        else:
+            cpu_only = (config.algorithm not in GPU_ALGORITHMS or config.sort_vertices
+                        or config.weighted)
+            auto_cpu = config.backend == "auto" and cpu_only
+            self.backend = array_side = get_backend("cpu" if auto_cpu else config.backend)
+            if auto_cpu:
+                self.backend.note = ("--backend auto: this algorithm (or --sort-vertices, or "
+                                     "kernel 3) runs on the CPU only")
         # Kernel 2's output is the parent array (the validator derives levels itself); on a
         # GPU it stays there until the clock has stopped (see ``fetch``).
-        self.search_options = dict(depth=False, backend=self.backend, on_device=True,
+        self.search_options = dict(depth=False, backend=array_side, on_device=True,
                                    **algorithm_options(config))
         self.sssp = None
         if config.weighted:
@@ -108,7 +114,8 @@ class EmbeddedEngine(Engine):
 
     def labels(self, roots: np.ndarray) -> list[str]:
         note = [self.backend.note] if self.backend.note else []
-        return note + self.source_labels() + search_labels(self.config, roots)
+        return (note + self.hybrid_notes + self.source_labels()
+                + search_labels(self.config, roots))
 
     def search(self, root: int):
         if self.kernel == "sssp":

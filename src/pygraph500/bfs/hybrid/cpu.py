@@ -17,7 +17,8 @@ independent tasks, not a parallel task), largest first, claimed from a shared co
   (both sides claimed it in the same level: either parent is valid, the host's is kept);
   the others are the array side's own (``owned``: their parents live there until the end).
 - ``adopt_parents``: the end of a search: the parents of the ``owned`` vertices, copied back
-  by task slices, written into the host's parent array.
+  (those of every vertex the array side claimed, in vertex order), written into the host's
+  parent array.
 
 Both level kernels return, per task, the vertices found in it and their degree sum (the
 next level's frontier size and edges, per owner task: what the scheduler reads), and each
@@ -144,14 +145,14 @@ def bottomup_tasks(indptr, indices, parent, depth, visited, front, nxt, linked, 
 
 
 @njit(cache=True, parallel=True)
-def merge_found(indptr, visited, nxt, owned, depth, level, recv, tasks, wlo, whi, offsets,
-                only_cnt, only_deg):
+def merge_found(indptr, visited, nxt, claimed, owned, depth, level, recv, tasks, wlo, whi,
+                offsets, only_cnt, only_deg):
     """Join the array side's NVF words ``recv`` (task ``tasks[i]``'s words at
     ``recv[offsets[i]:offsets[i + 1]]``) into ``visited`` and ``nxt`` (which hold the CPU's
-    claims of this level). Bits the CPU also claimed are duplicates (the host keeps its
-    parent); the others are marked in ``owned`` (their parent is on the array side),
-    given their depth, and counted per task in ``only_cnt`` / ``only_deg`` (vertices,
-    degrees). Returns the number of duplicates."""
+    claims of this level), and into ``claimed`` (every vertex the array side claimed). Bits
+    the CPU also claimed are duplicates (the host keeps its parent); the others are marked
+    in ``owned`` (their parent is on the array side), given their depth, and counted per
+    task in ``only_cnt`` / ``only_deg`` (vertices, degrees). Returns the duplicates."""
     keep_depth = depth.shape[0] != 0
     d = level + 1
     dups = np.zeros(tasks.shape[0], np.int64)
@@ -166,6 +167,7 @@ def merge_found(indptr, visited, nxt, owned, depth, level, recv, tasks, wlo, whi
             if got == ZERO:
                 continue
             mine = nxt[w]
+            claimed[w] |= got
             only = got & ~mine
             dup += popcount(got & mine)
             visited[w] |= only
@@ -187,20 +189,29 @@ def merge_found(indptr, visited, nxt, owned, depth, level, recv, tasks, wlo, whi
 
 
 @njit(cache=True, parallel=True)
-def adopt_parents(parent, owned, recv, tasks, wlo, whi, offsets):
-    """parent[v] = the array side's parent for every ``owned`` vertex of ``tasks``; ``recv``
-    holds each task's whole parent slice (vertices 64 * wlo .. 64 * whi, clipped to N) at
-    ``offsets[i]``."""
-    n = parent.shape[0]
-    for i in prange(tasks.shape[0]):
-        k = tasks[i]
-        lo = wlo[k] << 6
-        for w in range(wlo[k], whi[k]):
-            bits = owned[w]
+def adopt_parents(parent, claimed, owned, recv, nthreads):
+    """parent[v] = the array side's parent for every ``owned`` vertex. ``recv`` holds the
+    array side's parents of every vertex it ``claimed``, in vertex order (the owned ones
+    are those claimed minus the duplicates the host kept)."""
+    nwords = claimed.shape[0]
+    nchunks = max(1, min(nwords, 4 * nthreads))
+    start = np.zeros(nchunks + 1, np.int64)  # where each chunk's parents start in recv
+    for c in prange(nchunks):
+        cnt = 0
+        for w in range((nwords * c) // nchunks, (nwords * (c + 1)) // nchunks):
+            cnt += popcount(claimed[w])
+        start[c + 1] = cnt
+    for c in range(nchunks):
+        start[c + 1] += start[c]
+    for c in prange(nchunks):
+        i = start[c]
+        for w in range((nwords * c) // nchunks, (nwords * (c + 1)) // nchunks):
+            bits = claimed[w]
             base = as_uint(w) << WORD_SHIFT
             while bits != ZERO:
                 b = cttz(bits)
-                bits ^= ONE << b
-                v = base + b
-                if v < n:
-                    parent[v] = recv[offsets[i] + np.int64(v) - lo]
+                bit = ONE << b
+                bits ^= bit
+                if owned[w] & bit:
+                    parent[base + b] = recv[i]
+                i += 1

@@ -19,7 +19,7 @@ or read with the level's counts: no other read.
 
 ``counts()``: per task the vertices found in it, and the entries examined (the level's one
 read); ``found_words`` the next-frontier words of the tasks with finds; ``parents`` the
-parent slices of the tasks where this side claimed vertices (end of search).
+parents of the vertices this side claimed, in vertex order (end of search).
 """
 from __future__ import annotations
 
@@ -99,8 +99,8 @@ class ArrayDevice:
         self.nxt = xp.zeros(self.size + SPARE, dtype=bool)
         self.parent = xp.full(self.size + SPARE, -1, dtype=np.int64)
         self.parent[root] = root
+        self.root = root
         self.vis[root] = True
-        self.claimed = xp.zeros(self.t, dtype=bool)
         self.counts_d = xp.zeros(self.t + 1, dtype=np.int64)
 
     def _place_words(self, code, flag, target, words) -> None:
@@ -166,7 +166,6 @@ class ArrayDevice:
 
     def counts(self):
         """Per task the vertices found in it, then the entries examined (device array)."""
-        self.claimed |= self.counts_d[:self.t] > 0
         return self.counts_d
 
     def found_words(self, words: int):
@@ -178,8 +177,9 @@ class ArrayDevice:
     def release(self) -> None:
         """The end of a search (the device keeps its graph parts and buffers)."""
 
-    def parents(self, vertices: int):
-        """The parent slices of the tasks where this side claimed vertices (``vertices``:
-        their total, known on the host)."""
-        at = _positions(self.xp, self.claimed, self.lo, self.hi, vertices)
-        return self.parent[at]
+    def parents(self, count: int):
+        """The parents of the ``count`` vertices this side claimed (known on the host), in
+        vertex order: the end of a search."""
+        mine = self.parent[:self.n] >= 0
+        mine[self.root] = False
+        return self.parent[:self.n][mine]

@@ -12,8 +12,8 @@ Kinds (what a task's data is, paper 002 section V-A):
   what the CPU found that the array side needs; array side -> host: what it found);
 - ``control``: the level's plan (a byte per task: run, and which slices follow) and the
   array side's per-task counts (found vertices, and the entries it examined);
-- ``parent``: at the end of a search, the parent slices of the tasks where the array side
-  claimed vertices.
+- ``parent``: at the end of a search, the parents of the vertices the array side claimed
+  (8 bytes each, in vertex order: the host knows which from the frontier words it got).
 
 On a GPU a transfer is a copy over PCIe; on NumPy and for the stand-in it is a copy between
 two arrays of the host (the array side never reads the host's arrays in place), so the

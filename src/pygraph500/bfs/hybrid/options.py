@@ -64,16 +64,19 @@ class HybridOptions:
 
     @classmethod
     def check(cls, tasks=DEFAULT_TASKS, mode="workload", lam=None, gpu_share=None,
-              standin=None, clock="measured", alpha=15.0, beta=18.0) -> "HybridOptions":
+              standin_speed=None, clock="measured", alpha=15.0, beta=18.0) -> "HybridOptions":
         if mode not in MODES:
-            raise InputError(f"hybrid must be one of {', '.join(MODES)}; got {mode!r}")
+            raise InputError(f"mode must be one of {', '.join(MODES)}; got {mode!r}")
         if mode == "fixed" and lam is not None:
-            raise InputError("lambda applies to hybrid workload (fixed splits by gpu_share)")
+            raise InputError("lambda applies to hybrid mode workload (mode fixed splits the "
+                             "tasks by gpu_share)")
         if mode == "workload" and gpu_share is not None:
-            raise InputError("gpu_share applies to hybrid fixed (workload splits by lambda)")
+            raise InputError("gpu_share applies to hybrid mode fixed (mode workload splits "
+                             "them by lambda)")
         if clock not in CLOCKS:
             raise InputError(f"clock must be one of {', '.join(CLOCKS)}; got {clock!r}")
-        speed = None if standin is None else check_positive("standin_speed", standin)
+        speed = (None if standin_speed is None
+                 else check_positive("standin_speed", standin_speed))
         if clock == "work" and speed is None:
             raise InputError("clock 'work' models the stand-in's levels: give standin_speed")
         return cls(check_tasks(tasks), mode, parse_lambda(lam),

@@ -20,7 +20,8 @@ copies, brought up to date only when it needs them, and only for the tasks that 
   bottom-up: all) that it did not find itself at the previous level;
 - after it ran: its per-task counts, then the next-frontier words of the tasks where it found
   vertices (merged on the host: ``cpu.merge_found``);
-- at the end: the parent slices of the tasks where it claimed vertices.
+- at the end: the parents of the vertices it claimed (in vertex order: the host knows which
+  from the words it got).
 
 Every transfer is counted per level (``link.Link``). Both sides claim with their own visited
 copy during a level, so a vertex may be claimed by both (it is a valid parent either way; the
@@ -46,6 +47,7 @@ from .link import Link
 from .records import LevelRecords
 from .standin import LAUNCH
 from .tasks import ranges
+from .tuner import bottom_up_entries
 
 __all__ = ["run_search", "WORK_SECONDS"]
 
@@ -60,7 +62,6 @@ class _ArrayState:
         self.ran_last = False                       # it ran the previous level
         self.vis_stale = np.zeros(t, dtype=bool)    # CPU claims it has not seen, per task
         self.front_ok = np.zeros(t, dtype=bool)     # its next-frontier copy is complete
-        self.claimed = np.zeros(t, dtype=bool)      # it claimed vertices there (parents)
 
 
 def _send(plan, graph, side, link, st, root, on_dev, direction, level, nf_k, visited, front):
@@ -99,18 +100,17 @@ def _send(plan, graph, side, link, st, root, on_dev, direction, level, nf_k, vis
     return graph_s
 
 
-def _receive(ts, side, link, st, indptr, visited, nxt, owned, depth, level, only_cnt,
-             only_deg):
+def _receive(ts, side, link, st, indptr, visited, nxt, claimed, owned, depth, level,
+             only_cnt, only_deg):
     """The array side's results of a level merged on the host; (dups, examined)."""
     counts = link.d2h("control", side.counts())
     found = counts[:ts.count]
     got = np.flatnonzero(found > 0)
-    st.claimed[got] = True
     dups = 0
     if got.shape[0]:
         words = link.d2h("frontier", side.found_words(int(ts.words[got].sum())))
-        dups = merge_found(indptr, visited, nxt, owned, depth, level, words, got, ts.wlo,
-                           ts.whi, ts.word_offsets(got), only_cnt, only_deg)
+        dups = merge_found(indptr, visited, nxt, claimed, owned, depth, level, words, got,
+                           ts.wlo, ts.whi, ts.word_offsets(got), only_cnt, only_deg)
     return int(dups), int(counts[ts.count])
 
 
@@ -125,7 +125,7 @@ def run_search(plan, graph, root, opts, want_depth: bool) -> BFSResult:
     work_clock = opts.clock == "work"
     parent = np.empty(n, dtype=np.int64)
     depth = np.empty(n if want_depth else 0, dtype=index_dtype(n))
-    visited, front, nxt, owned = (new_bitmap(n) for _ in range(4))
+    visited, front, nxt, claimed, owned = (new_bitmap(n) for _ in range(5))
     parent[r] = r
     if want_depth:
         depth[r] = 0
@@ -152,6 +152,8 @@ def run_search(plan, graph, root, opts, want_depth: bool) -> BFSResult:
     bottom = False
     prev_nf, nf, mf, mu = 0, 1, deg_r, int(mu_k.sum())
     level = 0
+    total_entries = max(1, int(indptr[n]))
+    whole_lists = opts.standin is None  # the array side's bottom-up reads whole lists
     setup = 0.0 if work_clock else time.perf_counter() - t_start
     while nf > 0:
         t0 = time.perf_counter()
@@ -159,7 +161,11 @@ def run_search(plan, graph, root, opts, want_depth: bool) -> BFSResult:
             bottom = True
         direction = BOTTOM_UP if bottom else TOP_DOWN
         n_k = cand_k if bottom else nf_k
-        w_k = n_k + (mu_k if bottom else mf_k)
+        if bottom:  # entries read: a CPU scan stops at its first hit; whole-list sides do not
+            w_k = n_k + bottom_up_entries(n_k, mu_k, mf / total_entries)
+            w_dev = n_k + mu_k if whole_lists else w_k
+        else:
+            w_k = w_dev = n_k + mf_k
         lam, predicted, explore = -1.0, -1.0, False
         if fixed is not None:
             on_dev = fixed & (n_k > 0)
@@ -167,7 +173,7 @@ def run_search(plan, graph, root, opts, want_depth: bool) -> BFSResult:
             on_dev = n_k > opts.lam
             lam = opts.lam
         else:
-            choice = tuner.choose(direction, n_k, w_k)
+            choice = tuner.choose(direction, n_k, w_k, w_dev)
             on_dev, explore = choice.on_dev, choice.explore
             lam = -1.0 if choice.lam is None else float(choice.lam)
             predicted = -1.0 if choice.predicted is None else choice.predicted
@@ -217,8 +223,8 @@ def run_search(plan, graph, root, opts, want_depth: bool) -> BFSResult:
             cpu_found = new_k > 0
             only_cnt = np.zeros(t, np.int64)
             only_deg = np.zeros(t, np.int64)
-            dups, dev_ex = _receive(ts, side, links, st, indptr, visited, nxt, owned, depth,
-                                    level, only_cnt, only_deg)
+            dups, dev_ex = _receive(ts, side, links, st, indptr, visited, nxt, claimed,
+                                    owned, depth, level, only_cnt, only_deg)
             new_k += only_cnt
             newdeg_k += only_deg
             st.vis_stale |= cpu_found
@@ -251,7 +257,7 @@ def run_search(plan, graph, root, opts, want_depth: bool) -> BFSResult:
             tuner.record("cpu", direction, tuner.cpu_work(w_k[cpu_tasks]), t_cpu)
         if dev_tasks.shape[0]:
             graph_t = graph_s if not (side.modelled or work_clock) else 0.0
-            tuner.record("dev", direction, float(w_k[dev_tasks].sum()), t_dev - graph_t)
+            tuner.record("dev", direction, float(w_dev[dev_tasks].sum()), t_dev - graph_t)
         side_code = np.where(on_dev, 2, np.where(n_k > 0, 1, 0)).astype(np.int64)
         total_w = max(1, int(w_k.sum()))
         recs.add(nf, cpu_ex + dev_ex, int(new_k.sum()), direction, level_time, side_code,
@@ -269,10 +275,10 @@ def run_search(plan, graph, root, opts, want_depth: bool) -> BFSResult:
         level += 1
     t_end = time.perf_counter()
     links.seconds = 0.0
-    if st.claimed.any():
-        got = np.flatnonzero(st.claimed)
-        slices = links.d2h("parent", side.parents(int(ts.vertices[got].sum())))
-        adopt_parents(parent, owned, slices, got, ts.wlo, ts.whi, ts.vertex_offsets(got))
+    count = int(np.bitwise_count(claimed).sum())
+    if count:
+        parents = links.d2h("parent", side.parents(count))
+        adopt_parents(parent, claimed, owned, parents, nthreads)
     if side is not None:
         side.release()
     mark_unreached(parent, depth, visited, nthreads)

@@ -57,8 +57,8 @@ class StandinDevice:
         self.vis, self.front, self.nxt = new_bitmap(n), new_bitmap(n), new_bitmap(n)
         self.parent = np.full(n, -1, dtype=np.int64)
         self.parent[root] = root
+        self.root = root
         self.vis[root >> 6] |= np.uint64(1) << np.uint64(root & 63)
-        self.claimed = np.zeros(self.ts.count, dtype=bool)
         self.counts_d = np.zeros(self.ts.count + 1, dtype=np.int64)
 
     def _place(self, code, flag, target, words) -> None:
@@ -101,7 +101,6 @@ class StandinDevice:
         self.counts_d[ts.count] = ex
 
     def counts(self):
-        self.claimed |= self.counts_d[:self.ts.count] > 0
         return self.counts_d
 
     def found_words(self, words: int):
@@ -109,8 +108,12 @@ class StandinDevice:
         assert got.shape[0] == words
         return self.nxt[got]
 
-    def parents(self, vertices: int):
-        return self.parent[self.ts.vertex_index(np.flatnonzero(self.claimed))]
+    def parents(self, count: int):
+        mine = self.parent >= 0
+        mine[self.root] = False
+        out = self.parent[mine]
+        assert out.shape[0] == count
+        return out
 
     def release(self) -> None:
         """The end of a search: the graph is no longer held."""

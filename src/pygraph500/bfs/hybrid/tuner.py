@@ -3,9 +3,13 @@ lambda whose split the model predicts fastest (paper 002 leaves lambda to the us
 its automatic tuning as future work).
 
 Work of a task at a level: ``w = n + e``, n its vertices to visit (top-down: its frontier;
-bottom-up: its unvisited vertices with neighbours) and e their adjacency entries (top-down:
-exact; bottom-up: all of them, an upper bound: a bottom-up scan stops at its first hit, the
-fitted rate absorbs the ratio). Model of a side's time on a set S of tasks, per direction:
+bottom-up: its unvisited vertices with neighbours) and e the adjacency entries they will
+read. Top-down, e is exact (the frontier's degrees). Bottom-up, a scan stops at its first
+frontier neighbour: with q the frontier's share of all adjacency entries, a candidate of
+degree d reads about (1 - (1 - q)^d) / q entries (``bottom_up_entries``, with the task's mean
+degree); a side that reads whole lists (the array side's vectorised bottom-up) reads all of
+them (its e is the task's unvisited degree sum). Model of a side's time on a set S of tasks,
+per direction:
 
 - CPU engine: ``a + b * max(sum w, P * max w)``: P threads share the tasks, but a task runs
   on one thread, so the largest task bounds the level (why T = 1 uses one core);
@@ -32,7 +36,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["Tuner", "Choice", "fit", "EXPLORE", "KEEP", "SPAN", "EXPLORE_LEVELS"]
+__all__ = ["Tuner", "Choice", "fit", "bottom_up_entries", "EXPLORE", "KEEP", "SPAN", "EXPLORE_LEVELS"]
 
 EXPLORE = 8   # exploring levels give every 8th task (by size) to the array side
 SPAN = 16     # a side is modelled once it has run levels of work differing this much
@@ -62,6 +66,16 @@ def fit(points) -> tuple[float, float]:
         if b < 0:  # time does not grow with work: a constant
             return float(np.median(t)), 0.0
     return 0.0, float(np.median(t / np.maximum(w, 1)))
+
+
+def bottom_up_entries(n: np.ndarray, entries: np.ndarray, q: float) -> np.ndarray:
+    """Adjacency entries a bottom-up level reads in each task: ``n`` candidates with
+    ``entries`` entries in all, each scan stopping at its first frontier neighbour, a
+    neighbour being in the frontier with probability ``q`` (see the module)."""
+    if q <= 0.0:
+        return entries.astype(np.float64)
+    mean = entries / np.maximum(n, 1)
+    return np.minimum(entries, n * -np.expm1(mean * np.log1p(-min(q, 1 - 1e-12))) / q)
 
 
 class Tuner:
@@ -99,18 +113,11 @@ class Tuner:
             self.models[key] = fit(pts) if pts else None
         return self.models[key]
 
-    def predict(self, direction: int, w: np.ndarray, on_dev: np.ndarray) -> float | None:
-        """Predicted seconds of a level with this split (None while a model is missing)."""
-        cpu, dev = self.model("cpu", direction), self.model("dev", direction)
-        if cpu is None or dev is None:
-            return None
-        t_c = cpu[0] + cpu[1] * self.cpu_work(w[~on_dev]) if (~on_dev).any() else 0.0
-        t_d = dev[0] + dev[1] * float(w[on_dev].sum()) if on_dev.any() else 0.0
-        return max(t_c, t_d)
-
-    def choose(self, direction: int, n: np.ndarray, w: np.ndarray) -> Choice:
-        """The split of a level: ``n`` the vertices and ``w`` the work of every task (the
-        idle ones have n = 0 and stay on the CPU, idle)."""
+    def choose(self, direction: int, n: np.ndarray, w: np.ndarray,
+               w_dev: np.ndarray | None = None) -> Choice:
+        """The split of a level: ``n`` the vertices and ``w`` the work of every task on the
+        CPU (``w_dev`` on the array side, when it differs; the idle tasks have n = 0 and
+        stay on the CPU, idle)."""
         active = np.flatnonzero(n > 0)
         on_dev = np.zeros(n.shape[0], dtype=bool)
         ranked = active[np.argsort(-n[active], kind="stable")]
@@ -120,11 +127,13 @@ class Tuner:
             return Choice(on_dev, None, None, explore=True)
         cpu, dev = self.model("cpu", direction), self.model("dev", direction)
         ns, ws = n[ranked], w[ranked].astype(np.float64)
+        wd = ws if w_dev is None else w_dev[ranked].astype(np.float64)
         k = ns.shape[0]
         # cut j: the j largest tasks on the array side; only between distinct n
         cuts = np.concatenate(([0], np.flatnonzero(ns[1:] != ns[:-1]) + 1, [k]))
-        dev_sum = np.concatenate(([0.0], np.cumsum(ws)))[cuts]
-        rest_sum = ws.sum() - dev_sum
+        dev_sum = np.concatenate(([0.0], np.cumsum(wd)))[cuts]
+        cpu_sum = np.concatenate(([0.0], np.cumsum(ws)))[cuts]
+        rest_sum = ws.sum() - cpu_sum
         rest_max = np.concatenate((np.maximum.accumulate(ws[::-1])[::-1], [0.0]))[cuts]
         t_c = np.where(cuts < k, cpu[0] + cpu[1] * np.maximum(rest_sum,
                                                                self.threads * rest_max), 0.0)
