@@ -53,6 +53,7 @@ def bfs_hybrid(graph, root, *, tasks=DEFAULT_TASKS, mode="workload", lam=None, g
                              f"(got backend {backend!r})")
         speed = opts.standin
         key = ("standin", speed, opts.clock)
+        concurrent = True  # modelled as a device working beside the CPU
 
         def make_side(ts, g):
             return StandinDevice(ts, g, speed)
@@ -60,9 +61,10 @@ def bfs_hybrid(graph, root, *, tasks=DEFAULT_TASKS, mode="workload", lam=None, g
         be = resolve_backend(backend)
         key = ("array", be.name, be.device_id, None if be.checks is None else id(be.checks),
                warp, opts.clock)
+        concurrent = be.on_cuda  # NumPy (and numpy-checked) block the host: one after the other
 
         def make_side(ts, g):
             return ArrayDevice(ts, g, be, warp)
-    plan = plan_for(graph, opts.tasks, key, make_side)
+    plan = plan_for(graph, opts.tasks, key, make_side, concurrent)
     with plan.lock:
         return run_search(plan, graph, root, opts, bool(depth))

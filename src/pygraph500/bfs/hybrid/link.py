@@ -41,17 +41,21 @@ class Link:
         self.upload, self.download = upload, download
         self.rows: list[list[int]] = []
         self.seconds = 0.0  # modelled time of the current level's transfers
+        self.graph_seconds = 0.0  # ... of its graph parts (sent once: the tuner leaves it out)
 
     def start_level(self) -> None:
         self.rows.append([0] * len(_COLUMNS))
-        self.seconds = 0.0
+        self.seconds = self.graph_seconds = 0.0
 
     def _count(self, direction: int, kind: str, nbytes: int) -> None:
         row = self.rows[-1]
         row[2 * direction] += nbytes
         row[2 * direction + 1] += 1
         row[4 + KINDS.index(kind)] += nbytes
-        self.seconds += LATENCY + nbytes / BANDWIDTH
+        seconds = LATENCY + nbytes / BANDWIDTH
+        self.seconds += seconds
+        if kind == "graph":
+            self.graph_seconds += seconds
 
     def h2d(self, kind: str, host: np.ndarray):
         """``host`` copied to the array side (counted)."""

@@ -51,7 +51,7 @@ from .tuner import bottom_up_entries
 
 __all__ = ["run_search", "WORK_SECONDS"]
 
-WORK_SECONDS = 4e-9  # clock "work": seconds per unit of task work on one CPU thread
+WORK_SECONDS = 2e-9  # clock "work": the CPU engine's seconds per unit of task work
 
 
 class _ArrayState:
@@ -241,13 +241,12 @@ def run_search(plan, graph, root, opts, want_depth: bool) -> BFSResult:
             st.vis_stale |= new_k > 0
         st.ran_last = bool(dev_tasks.shape[0])
         wall = time.perf_counter() - t0
-        if work_clock:
-            t_cpu = WORK_SECONDS * tuner.cpu_work(w_k[cpu_tasks])
-            dev_w = float(w_k[dev_tasks].sum())
-            t_dev = (WORK_SECONDS * dev_w / (nthreads * opts.standin) + LAUNCH + links.seconds
-                     if dev_tasks.shape[0] else 0.0)
-            task_s = WORK_SECONDS * w_k * np.where(on_dev, 1.0 / (nthreads * opts.standin),
-                                                   1.0) * (n_k > 0)
+        if work_clock:  # the CPU does 1 / WORK_SECONDS units a second, the stand-in k times more
+            t_cpu = WORK_SECONDS * tuner.cpu_work(w_k[cpu_tasks]) if cpu_tasks.shape[0] else 0.0
+            t_dev = (WORK_SECONDS * float(w_dev[dev_tasks].sum()) / opts.standin + LAUNCH
+                     + links.seconds if dev_tasks.shape[0] else 0.0)
+            task_s = WORK_SECONDS * np.where(on_dev, w_dev / opts.standin,
+                                             nthreads * w_k) * (n_k > 0)  # a task: one thread
             level_time = max(t_cpu, t_dev)
         elif side is not None and side.modelled:
             level_time = max(t_cpu, t_dev) + (wall - t_cpu - dev_wall)
@@ -256,7 +255,7 @@ def run_search(plan, graph, root, opts, want_depth: bool) -> BFSResult:
         if cpu_tasks.shape[0]:
             tuner.record("cpu", direction, tuner.cpu_work(w_k[cpu_tasks]), t_cpu)
         if dev_tasks.shape[0]:
-            graph_t = graph_s if not (side.modelled or work_clock) else 0.0
+            graph_t = links.graph_seconds if side.modelled or work_clock else graph_s
             tuner.record("dev", direction, float(w_dev[dev_tasks].sum()), t_dev - graph_t)
         side_code = np.where(on_dev, 2, np.where(n_k > 0, 1, 0)).astype(np.int64)
         total_w = max(1, int(w_k.sum()))

@@ -17,8 +17,10 @@ per direction:
 
 ``a`` and ``b`` come from a least-squares fit (relative errors, non-negative) of the levels
 each side has run in that direction (the last ``KEEP``). A level's predicted time is
-max(CPU side, array side): both work at once. The split is a threshold (the paper's rule):
-tasks with more than lambda vertices run on the array side. Per level the tasks are sorted by
+max(CPU side, array side): both work at once (a GPU's kernels run while the CPU works). The split is a threshold (the paper's rule):
+tasks with more than lambda vertices run on the array side. (Where the two sides cannot
+work at once, NumPy's array side blocking the host, a level's time is their sum instead:
+then a slower array side is worth no task at all.) Per level the tasks are sorted by
 n and every cut between distinct n is evaluated (cumulative sums: O(T log T)); the chosen
 lambda is the n of the largest task kept on the CPU (0 when all go to the array side; the
 largest n when none does).
@@ -80,10 +82,11 @@ def bottom_up_entries(n: np.ndarray, entries: np.ndarray, q: float) -> np.ndarra
 
 class Tuner:
     """Measured levels per (side, direction) and the choice of lambda (see the module);
-    ``threads``: the CPU engine's P."""
+    ``threads``: the CPU engine's P; ``concurrent``: whether the two sides work at once."""
 
-    def __init__(self, threads: int):
+    def __init__(self, threads: int, concurrent: bool = True):
         self.threads = max(1, int(threads))
+        self.concurrent = bool(concurrent)
         self.points = {(s, d): deque(maxlen=KEEP) for s in ("cpu", "dev") for d in (0, 1)}
         self.models: dict = {}
         self.explored = [0, 0]  # exploring levels so far, per direction
@@ -138,7 +141,7 @@ class Tuner:
         t_c = np.where(cuts < k, cpu[0] + cpu[1] * np.maximum(rest_sum,
                                                                self.threads * rest_max), 0.0)
         t_d = np.where(cuts > 0, dev[0] + dev[1] * dev_sum, 0.0)
-        pred = np.maximum(t_c, t_d)
+        pred = np.maximum(t_c, t_d) if self.concurrent else t_c + t_d
         best = int(np.argmin(pred))
         j = int(cuts[best])
         on_dev[ranked[:j]] = True
