@@ -54,7 +54,7 @@ def warp_task_level(indptr, indices, queue, qlen, vis, nxt, parent, word_task, c
             owner[3] = u
             start = end
         cuda.syncthreads()
-        p = owner[1] + lane
+        p = owner[1] + lane  # read before the next vote: no barrier needed after the walk
         stop = owner[2]
         src = owner[3]
         while p < stop:
@@ -65,7 +65,6 @@ def warp_task_level(indptr, indices, queue, qlen, vis, nxt, parent, word_task, c
                     nxt[v] = True
                     cuda.atomic.add(counts, word_task[v >> 6], 1)
             p += WARP
-        cuda.syncthreads()  # everyone has read the published list
 
 
 def run_tasks(dev, queue, m: int) -> None:
