@@ -457,7 +457,7 @@ def main(argv=None) -> int:
         return handler(args)
     except Graph500Error as exc:
         if not quiet_rank:
-            message = _as_flags(str(exc)) if args.command == "run" else exc
+            message = _as_flags(str(exc)) if args.command in ("run", "bfs") else exc
             print(f"graph500: error: {message}", file=sys.stderr)
         return 2
     except MemoryError:  # an allocation no estimate foresaw: still one line, nothing written

@@ -65,6 +65,7 @@ def bfs_hybrid(graph, root, *, tasks=DEFAULT_TASKS, mode="workload", lam=None, g
 
         def make_side(ts, g):
             return ArrayDevice(ts, g, be, warp)
-    plan = plan_for(graph, opts.tasks, key, make_side, concurrent)
+    checks = None if opts.standin is not None else be.checks
+    plan = plan_for(graph, opts.tasks, key, make_side, concurrent, checks)
     with plan.lock:
         return run_search(plan, graph, root, opts, bool(depth))

@@ -8,8 +8,9 @@ masks (one byte a vertex: scatters need no atomics) and a parent array. Bitmap s
 the link as 64-bit words, the host's layout (``words_to_mask`` / ``mask_to_words`` convert).
 A level is driven by a byte per task (``RUN``, and which slices follow: ``GRAPH``,
 ``VISITED``, ``FRONTIER``); slices come task after task in task order, so the side places
-them without being told more (``_positions``). Every size a step needs is known on the host
-or read with the level's counts: no other read.
+them without being told more (``_positions``). A level waits for the device four times
+(counted on ``numpy-checked``: ``host_syncs``): the size of its work queue (a compaction),
+the queue's adjacency entries (the sizes of the steps), then the counts and the words.
 
 - top-down: the frontier vertices of the run tasks expand their lists; every unvisited
   neighbour (any task's) is claimed by a scatter of parents read back (the element whose
@@ -116,7 +117,7 @@ class ArrayDevice:
         self.deg[:self.n] = self.indptr[1:] - self.indptr[:-1]
 
     def run(self, code, ptr, idx, vis_words, front_words, direction, level, keep_front,
-            order=None) -> None:
+            order=None, work=None) -> None:
         """One level: place what came (graph parts, visited and frontier words), then run
         the ``RUN`` tasks; ``keep_front``: this side ran the previous level, so its
         next-frontier mask is the frontier (the slices that came overwrite it), else the

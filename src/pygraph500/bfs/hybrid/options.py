@@ -89,13 +89,14 @@ class Plan:
     ``TaskSet``, the array side (created at its first use; its graph parts stay there,
     ``on_side`` says whose), the ``Tuner``'s measurements. One search at a time (``lock``)."""
 
-    def __init__(self, graph, tasks: int, make_side, concurrent: bool):
+    def __init__(self, graph, tasks: int, make_side, concurrent: bool, checks=None):
         self.ts = TaskSet(graph, tasks)  # (no reference to the graph: the cache dies with it)
         self._make_side = make_side
         self.side = None
         self.on_side = np.zeros(self.ts.count, dtype=bool)
         self.tuner = Tuner(numba.get_num_threads(), concurrent)
         self.lock = threading.Lock()
+        self.checks = checks  # numpy-checked's counters (the array side's syncs per level)
 
     def array_side(self, graph):
         if self.side is None:
@@ -106,13 +107,13 @@ class Plan:
 _plans: dict = {}
 
 
-def plan_for(graph, tasks: int, key, make_side, concurrent: bool) -> Plan:
+def plan_for(graph, tasks: int, key, make_side, concurrent: bool, checks=None) -> Plan:
     """The graph's Plan for ``tasks`` and the array side ``key`` (made by ``make_side(ts,
     graph)`` when first needed; ``concurrent``: whether it works while the CPU does), kept
-    while the graph lives."""
+    while the graph lives; ``checks``: numpy-checked's counters."""
     full = (id(graph), tasks, key)
     plan = _plans.get(full)
     if plan is None:
-        plan = _plans[full] = Plan(graph, tasks, make_side, concurrent)
+        plan = _plans[full] = Plan(graph, tasks, make_side, concurrent, checks)
         weakref.finalize(graph, _plans.pop, full, None)
     return plan

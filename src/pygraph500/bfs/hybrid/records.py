@@ -13,6 +13,8 @@ Columns beside the contract's (frontier, edges examined, discovered, direction, 
   the split it chose (-1 when it had no model yet), ``explore``: 1 on exploring levels;
 - ``duplicates``: vertices both sides claimed in the level (either parent is kept);
 - the link's counters (``link.Link.columns``): bytes and transfers each way, bytes per kind;
+- on ``numpy-checked``: the array side's host synchronisations and allocations per level
+  (``host_syncs``, ``allocations``, ``allocated_bytes``);
 - ``sides``: one character per task, ``C`` (ran on the CPU), ``G`` (on the array side) or
   ``.`` (idle: nothing to do at this level); ``task_ms``: each task's milliseconds (0 when
   idle; array-side tasks on NumPy/CuPy: the side's time shared by their work).

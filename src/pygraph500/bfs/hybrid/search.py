@@ -36,12 +36,13 @@ import time
 import numba
 import numpy as np
 
+from ...backend.checked import PerLevel
 from ...graph.types import index_dtype
 from ...primitives.bitmaps import new_bitmap
 from ...primitives.direction import go_bottom_up, go_top_down
 from ..steps.search_state import mark_unreached
 from ..types import BOTTOM_UP, TOP_DOWN, BFSResult, check_root
-from .cpu import adopt_parents, bottomup_tasks, merge_found, topdown_tasks
+from .cpu import adopt_parents, merge_found, run_tasks
 from .device import FRONTIER, GRAPH, RUN, VISITED
 from .link import Link
 from .records import LevelRecords
@@ -64,7 +65,8 @@ class _ArrayState:
         self.front_ok = np.zeros(t, dtype=bool)     # its next-frontier copy is complete
 
 
-def _send(plan, graph, side, link, st, root, on_dev, direction, level, nf_k, visited, front):
+def _send(plan, graph, side, link, st, root, on_dev, w_dev, direction, level, nf_k, visited,
+          front):
     """The array side's level: what it lacks sent (counted), then its tasks launched."""
     ts, t = plan.ts, plan.ts.count
     if not st.started:
@@ -96,7 +98,7 @@ def _send(plan, graph, side, link, st, root, on_dev, direction, level, nf_k, vis
     if need_front.any():
         front_w = link.h2d("frontier", front[ts.word_index(np.flatnonzero(need_front))])
     side.run(code_d, ptr, idx, vis_w, front_w, direction, level, st.ran_last,
-             np.flatnonzero(on_dev))
+             np.flatnonzero(on_dev), float(w_dev[on_dev].sum()))
     return graph_s
 
 
@@ -149,6 +151,7 @@ def run_search(plan, graph, root, opts, want_depth: bool) -> BFSResult:
     task_ns = np.zeros(t, np.int64)
     recs = LevelRecords()
     links = Link(None, None)
+    checked = PerLevel(plan.checks)  # numpy-checked: the array side's syncs per level
     bottom = False
     prev_nf, nf, mf, mu = 0, 1, deg_r, int(mu_k.sum())
     level = 0
@@ -156,6 +159,7 @@ def run_search(plan, graph, root, opts, want_depth: bool) -> BFSResult:
     whole_lists = opts.standin is None  # the array side's bottom-up reads whole lists
     setup = 0.0 if work_clock else time.perf_counter() - t_start
     while nf > 0:
+        checked.mark()
         t0 = time.perf_counter()
         if not bottom and go_bottom_up(nf, prev_nf, mf, mu, opts.alpha):
             bottom = True
@@ -189,8 +193,8 @@ def run_search(plan, graph, root, opts, want_depth: bool) -> BFSResult:
         if dev_tasks.shape[0]:
             d0 = time.perf_counter()
             mark0 = None if side.modelled else side.backend.mark()
-            graph_s = _send(plan, graph, side, links, st, r, on_dev, direction, level, nf_k,
-                            visited, front)
+            graph_s = _send(plan, graph, side, links, st, r, on_dev, w_dev, direction, level,
+                            nf_k, visited, front)
             mark1 = None if side.modelled else side.backend.mark()
             dev_wall = time.perf_counter() - d0
         c0 = time.perf_counter()
@@ -199,14 +203,9 @@ def run_search(plan, graph, root, opts, want_depth: bool) -> BFSResult:
             found[:] = 0
             degs[:] = 0
             task_ns[cpu_tasks] = 0
-            if bottom:
-                cpu_ex = bottomup_tasks(indptr, indices, parent, depth, visited, front, nxt,
-                                        ts.linked, ts.wlo, ts.whi, cpu_tasks, level, nthreads,
-                                        found, degs, task_ns)
-            else:
-                cpu_ex = topdown_tasks(indptr, indices, parent, depth, visited, front, nxt,
-                                       ts.wlo, ts.whi, cpu_tasks, ts.word_task, level,
-                                       nthreads, found, degs, task_ns)
+            cpu_ex = run_tasks(bottom, float(w_k[cpu_tasks].sum()), indptr, indices, parent,
+                               depth, visited, front, nxt, ts, cpu_tasks, level, nthreads,
+                               found, degs, task_ns)
             new_k = found.sum(axis=0)
             newdeg_k = degs.sum(axis=0)
         else:
@@ -281,6 +280,9 @@ def run_search(plan, graph, root, opts, want_depth: bool) -> BFSResult:
     if side is not None:
         side.release()
     mark_unreached(parent, depth, visited, nthreads)
+    checked.mark()
     teardown = links.seconds if work_clock else time.perf_counter() - t_end
-    levels = recs.table(links.columns(), setup, teardown)
+    counted = checked.columns()
+    counted.pop("apart_syncs", None)
+    levels = recs.table({**links.columns(), **counted}, setup, teardown)
     return BFSResult(parent=parent, root=r, depth=depth if want_depth else None, levels=levels)

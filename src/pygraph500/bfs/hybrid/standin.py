@@ -21,7 +21,7 @@ import numpy as np
 
 from ...primitives.bitmaps import new_bitmap
 from ..types import BOTTOM_UP
-from .cpu import bottomup_tasks, topdown_tasks
+from .cpu import run_tasks
 from .device import FRONTIER, GRAPH, RUN, VISITED
 
 __all__ = ["StandinDevice", "LAUNCH"]
@@ -65,8 +65,9 @@ class StandinDevice:
         target[self.ts.word_index(np.flatnonzero(code & flag))] = words
 
     def run(self, code, ptr, idx, vis_words, front_words, direction, level, keep_front,
-            order=None) -> None:
-        """As ``ArrayDevice.run``; ``order``: the run tasks, largest first."""
+            order=None, work=np.inf) -> None:
+        """As ``ArrayDevice.run``; ``order``: the run tasks; ``work``: theirs (a small level
+        runs serially, as on the CPU side)."""
         ts = self.ts
         if ptr is not None:
             self.loaded[np.flatnonzero(code & GRAPH)] = True
@@ -88,14 +89,9 @@ class StandinDevice:
         self.task_ns[:] = 0
         g = self.graph
         t0 = time.perf_counter()
-        if direction == BOTTOM_UP:
-            ex = bottomup_tasks(g.indptr, g.indices, self.parent, np.empty(0, np.int64),
-                                self.vis, self.front, self.nxt, ts.linked, ts.wlo, ts.whi,
-                                order, level, nthreads, found, degs, self.task_ns)
-        else:
-            ex = topdown_tasks(g.indptr, g.indices, self.parent, np.empty(0, np.int64),
-                               self.vis, self.front, self.nxt, ts.wlo, ts.whi, order,
-                               ts.word_task, level, nthreads, found, degs, self.task_ns)
+        ex = run_tasks(direction == BOTTOM_UP, float(work), g.indptr, g.indices, self.parent,
+                       np.empty(0, np.int64), self.vis, self.front, self.nxt, ts, order, level,
+                       nthreads, found, degs, self.task_ns)
         self.compute = time.perf_counter() - t0
         self.counts_d[:ts.count] = found.sum(axis=0)
         self.counts_d[ts.count] = ex
