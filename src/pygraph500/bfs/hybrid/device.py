@@ -162,7 +162,8 @@ class ArrayDevice:
         put(xp, self.vis, v, True, take, slots)
         put(xp, self.nxt, v, True, take, slots)
         owners = self.word_task[v >> 6]
-        self.counts_d[:self.t] = xp.bincount(owners, weights=take, minlength=self.t)
+        found = xp.bincount(owners, weights=take.astype(np.float64), minlength=self.t)
+        self.counts_d[:self.t] = found.astype(np.int64)
         self.counts_d[self.t] = m
 
     def counts(self):

@@ -33,36 +33,39 @@ _NUMERIC = ("wall", "cpu_tasks", "dev_tasks", "cpu_time", "dev_time", "dev_share
 
 
 class LevelRecords:
-    """Rows appended per level (``add``), turned into a LevelTable at the end (``table``)."""
+    """Rows appended per level (``add``: kept as they come, nothing converted inside the
+    level loop), turned into a LevelTable at the end (``table``)."""
 
     def __init__(self):
-        self.frontier, self.edges, self.discovered, self.direction, self.time = [], [], [], [], []
-        self.numeric = {name: [] for name in _NUMERIC}
-        self.sides, self.task_ms = [], []
+        self.rows = []  # per level: frontier, edges, discovered, direction, time, numeric...
+        self.codes, self.seconds = [], []  # per level: a side code and seconds per task
 
     def add(self, frontier, edges, discovered, direction, time, side_code, task_seconds,
             **numeric) -> None:
-        self.frontier.append(frontier)
-        self.edges.append(edges)
-        self.discovered.append(discovered)
-        self.direction.append(direction)
-        self.time.append(time)
-        for name in _NUMERIC:
-            self.numeric[name].append(numeric[name])
-        self.sides.append(SIDE_CHARS[side_code].tobytes().decode())
-        self.task_ms.append(np.round(task_seconds * 1e3, 6))
+        self.rows.append((frontier, edges, discovered, direction, time,
+                          *(numeric[name] for name in _NUMERIC)))
+        self.codes.append(side_code)
+        self.seconds.append(task_seconds)
 
     def table(self, link_columns: dict, setup: float, teardown: float) -> LevelTable:
-        time = np.array(self.time, dtype=np.float64)
-        if time.shape[0]:
+        k = len(self.rows)
+        cols = np.array(self.rows, dtype=np.float64).reshape(k, 5 + len(_NUMERIC))
+        time = cols[:, 4].copy()
+        if k:
             time[0] += setup
             time[-1] += teardown
-        extra = {name: np.array(col) for name, col in self.numeric.items()}
+        extra = {name: cols[:, 5 + j] for j, name in enumerate(_NUMERIC)}
+        for name in ("cpu_tasks", "dev_tasks", "explore", "duplicates"):
+            extra[name] = extra[name].astype(np.int64)
         extra.update(link_columns)
-        extra["sides"] = np.array(self.sides, dtype=object)
-        task_ms = np.empty(len(self.task_ms), dtype=object)
-        for i, row in enumerate(self.task_ms):
-            task_ms[i] = row.tolist()
-        extra["task_ms"] = task_ms
-        return LevelTable(self.frontier, self.edges, self.discovered,
-                          np.array(self.direction, dtype=np.int8), time, extra=extra)
+        sides = np.empty(k, dtype=object)
+        task_ms = np.empty(k, dtype=object)
+        if k:
+            chars = SIDE_CHARS[np.array(self.codes)]
+            ms = (np.array(self.seconds) * 1e3).round(6).tolist()
+            for i in range(k):
+                sides[i] = chars[i].tobytes().decode()
+                task_ms[i] = ms[i]
+        extra["sides"], extra["task_ms"] = sides, task_ms
+        return LevelTable(cols[:, 0], cols[:, 1], cols[:, 2], cols[:, 3].astype(np.int8),
+                          time, extra=extra)

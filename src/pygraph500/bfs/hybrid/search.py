@@ -52,6 +52,8 @@ from .tuner import bottom_up_entries
 
 __all__ = ["run_search", "WORK_SECONDS"]
 
+# Beamer's tests, called from Python once a level: their Python bodies (no numba dispatch)
+to_bottom_up, to_top_down = go_bottom_up.py_func, go_top_down.py_func
 WORK_SECONDS = 2e-9  # clock "work": the CPU engine's seconds per unit of task work
 
 
@@ -152,6 +154,7 @@ def run_search(plan, graph, root, opts, want_depth: bool) -> BFSResult:
     recs = LevelRecords()
     links = Link(None, None)
     checked = PerLevel(plan.checks)  # numpy-checked: the array side's syncs per level
+    tuner.refit()
     bottom = False
     prev_nf, nf, mf, mu = 0, 1, deg_r, int(mu_k.sum())
     level = 0
@@ -161,7 +164,7 @@ def run_search(plan, graph, root, opts, want_depth: bool) -> BFSResult:
     while nf > 0:
         checked.mark()
         t0 = time.perf_counter()
-        if not bottom and go_bottom_up(nf, prev_nf, mf, mu, opts.alpha):
+        if not bottom and to_bottom_up(nf, prev_nf, mf, mu, opts.alpha):
             bottom = True
         direction = BOTTOM_UP if bottom else TOP_DOWN
         n_k = cand_k if bottom else nf_k
@@ -268,7 +271,7 @@ def run_search(plan, graph, root, opts, want_depth: bool) -> BFSResult:
         front, nxt = nxt, front
         prev_nf, nf, mf, mu = nf, int(new_k.sum()), int(newdeg_k.sum()), int(mu_k.sum())
         nf_k, mf_k = new_k, newdeg_k
-        if bottom and go_top_down(nf, prev_nf, n, opts.beta, mf, mu, opts.alpha):
+        if bottom and to_top_down(nf, prev_nf, n, opts.beta, mf, mu, opts.alpha):
             bottom = False
         level += 1
     t_end = time.perf_counter()

@@ -16,7 +16,8 @@ per direction:
 - array side: ``a + b * sum w``, its transfers included (a is the launch and read cost).
 
 ``a`` and ``b`` come from a least-squares fit (relative errors, non-negative) of the levels
-each side has run in that direction (the last ``KEEP``). A level's predicted time is
+each side has run in that direction (the last ``KEEP``), refitted at the start of each
+search. A level's predicted time is
 max(CPU side, array side): both work at once (a GPU's kernels run while the CPU works). The split is a threshold (the paper's rule):
 tasks with more than lambda vertices run on the array side. (Where the two sides cannot
 work at once, NumPy's array side blocking the host, a level's time is their sum instead:
@@ -33,6 +34,8 @@ is slow; a direction stops exploring after ``EXPLORE_LEVELS`` such levels whatev
 """
 from __future__ import annotations
 
+import math
+import statistics
 from collections import deque
 from dataclasses import dataclass
 
@@ -57,17 +60,27 @@ class Choice:
 
 
 def fit(points) -> tuple[float, float]:
-    """(a, b) of t = a + b W minimising the relative errors; a, b >= 0."""
-    w = np.array([p[0] for p in points], dtype=np.float64)
-    t = np.array([p[1] for p in points], dtype=np.float64)
-    t = np.maximum(t, 1e-9)
-    if np.unique(w).shape[0] >= 2:
-        a, b = np.linalg.lstsq(np.column_stack([1 / t, w / t]), np.ones_like(t), rcond=None)[0]
+    """(a, b) of t = a + b W minimising the relative errors (the normal equations of
+    sum(((a + b W) / t - 1)^2), solved in closed form: this runs every level); a, b >= 0."""
+    s11 = s12 = s22 = r1 = r2 = 0.0
+    lo, hi = math.inf, -math.inf
+    for w, t in points:
+        x1 = 1.0 / max(t, 1e-9)
+        x2 = w * x1
+        s11 += x1 * x1
+        s12 += x1 * x2
+        s22 += x2 * x2
+        r1 += x1
+        r2 += x2
+        lo, hi = min(lo, w), max(hi, w)
+    det = s11 * s22 - s12 * s12
+    if hi > lo and det > 1e-12 * s11 * s22:
+        a, b = (r1 * s22 - r2 * s12) / det, (s11 * r2 - s12 * r1) / det
         if a >= 0 and b >= 0:
-            return float(a), float(b)
+            return a, b
         if b < 0:  # time does not grow with work: a constant
-            return float(np.median(t)), 0.0
-    return 0.0, float(np.median(t / np.maximum(w, 1)))
+            return statistics.median(t for _, t in points), 0.0
+    return 0.0, statistics.median(t / max(w, 1.0) for w, t in points)
 
 
 def bottom_up_entries(n: np.ndarray, entries: np.ndarray, q: float) -> np.ndarray:
@@ -106,8 +119,12 @@ class Tuner:
         return float(max(w.sum(), self.threads * w.max())) if w.shape[0] else 0.0
 
     def record(self, side: str, direction: int, work: float, seconds: float) -> None:
+        """A measured level; the models see it from the next search (``refit``)."""
         self.points[side, direction].append((work, seconds))
-        self.models.pop((side, direction), None)
+
+    def refit(self) -> None:
+        """Forget the fitted models (a search's start: refitted once, when first used)."""
+        self.models.clear()
 
     def model(self, side: str, direction: int):
         key = (side, direction)
