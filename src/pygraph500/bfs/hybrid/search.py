@@ -104,18 +104,23 @@ def _send(plan, graph, side, link, st, root, on_dev, w_dev, direction, level, nf
     return graph_s
 
 
-def _receive(ts, side, link, st, indptr, visited, nxt, claimed, owned, depth, level,
-             only_cnt, only_deg):
-    """The array side's results of a level merged on the host; (dups, examined)."""
+def _receive(ts, side, link, indptr, visited, nxt, claimed, owned, depth, level, only_cnt,
+             only_deg):
+    """The array side's results of a level merged on the host: (duplicates, entries it
+    examined, seconds spent getting them: its side of the exchange, without the merge)."""
+    r0 = time.perf_counter()
     counts = link.d2h("control", side.counts())
     found = counts[:ts.count]
     got = np.flatnonzero(found > 0)
     dups = 0
     if got.shape[0]:
         words = link.d2h("frontier", side.found_words(int(ts.words[got].sum())))
+        fetch = time.perf_counter() - r0
         dups = merge_found(indptr, visited, nxt, claimed, owned, depth, level, words, got,
                            ts.wlo, ts.whi, ts.word_offsets(got), only_cnt, only_deg)
-    return int(dups), int(counts[ts.count])
+    else:
+        fetch = time.perf_counter() - r0
+    return int(dups), int(counts[ts.count]), fetch
 
 
 def run_search(plan, graph, root, opts, want_depth: bool) -> BFSResult:
@@ -221,22 +226,21 @@ def run_search(plan, graph, root, opts, want_depth: bool) -> BFSResult:
         if cpu_tasks.shape[0]:
             task_s[cpu_tasks] = task_ns[cpu_tasks] * 1e-9
         if dev_tasks.shape[0]:
-            d1 = time.perf_counter()
             cpu_found = new_k > 0
             only_cnt = np.zeros(t, np.int64)
             only_deg = np.zeros(t, np.int64)
-            dups, dev_ex = _receive(ts, side, links, st, indptr, visited, nxt, claimed,
-                                    owned, depth, level, only_cnt, only_deg)
+            dups, dev_ex, fetch = _receive(ts, side, links, indptr, visited, nxt, claimed,
+                                           owned, depth, level, only_cnt, only_deg)
             new_k += only_cnt
             newdeg_k += only_deg
             st.vis_stale |= cpu_found
             st.front_ok = ~cpu_found
-            dev_wall += time.perf_counter() - d1
+            dev_wall += fetch  # (the merge is the host's work: counted in the level's rest)
             if side.modelled:  # the stand-in: its kernels' time over its speed, + transfers
                 t_dev = side.compute / opts.standin + LAUNCH + links.seconds
                 task_s[dev_tasks] = side.task_ns[dev_tasks] * 1e-9 / opts.standin
             else:
-                t_dev = side.backend.seconds(mark0, mark1) + time.perf_counter() - d1
+                t_dev = side.backend.seconds(mark0, mark1) + fetch
                 share = w_k[dev_tasks] / max(1, w_k[dev_tasks].sum())
                 task_s[dev_tasks] = t_dev * share
         else:
@@ -277,14 +281,21 @@ def run_search(plan, graph, root, opts, want_depth: bool) -> BFSResult:
     t_end = time.perf_counter()
     links.seconds = 0.0
     count = int(np.bitwise_count(claimed).sum())
+    side_s = 0.0  # the stand-in's part of the end (its compaction, the copy): modelled
     if count:
+        s0 = time.perf_counter()
         parents = links.d2h("parent", side.parents(count))
+        side_s = time.perf_counter() - s0
         adopt_parents(parent, claimed, owned, parents, nthreads)
     if side is not None:
         side.release()
     mark_unreached(parent, depth, visited, nthreads)
     checked.mark()
-    teardown = links.seconds if work_clock else time.perf_counter() - t_end
+    teardown = time.perf_counter() - t_end
+    if work_clock:
+        teardown = links.seconds
+    elif side is not None and side.modelled:
+        teardown += links.seconds - side_s
     counted = checked.columns()
     counted.pop("apart_syncs", None)
     levels = recs.table({**links.columns(), **counted}, setup, teardown)
