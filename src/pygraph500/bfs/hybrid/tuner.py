@@ -138,14 +138,18 @@ class Tuner:
         """The split of a level: ``n`` the vertices and ``w`` the work of every task on the
         CPU (``w_dev`` on the array side, when it differs; the idle tasks have n = 0 and
         stay on the CPU, idle)."""
-        active = np.flatnonzero(n > 0)
         on_dev = np.zeros(n.shape[0], dtype=bool)
-        ranked = active[np.argsort(-n[active], kind="stable")]
         if not (self.measured("cpu", direction) and self.measured("dev", direction)):
             self.explored[direction] += 1
-            on_dev[ranked[::EXPLORE]] = True
+            active = np.flatnonzero(n)
+            on_dev[active[np.argsort(-n[active], kind="stable")][::EXPLORE]] = True
             return Choice(on_dev, None, None, explore=True)
         cpu, dev = self.model("cpu", direction), self.model("dev", direction)
+        all_cpu = cpu[0] + cpu[1] * self.cpu_work(w)
+        if dev[0] >= all_cpu:  # the array side's fixed cost alone exceeds the level on the
+            return Choice(on_dev, int(n.max()), all_cpu)  # CPU (a small level: most of them)
+        active = np.flatnonzero(n)
+        ranked = active[np.argsort(-n[active], kind="stable")]
         ns, ws = n[ranked], w[ranked].astype(np.float64)
         wd = ws if w_dev is None else w_dev[ranked].astype(np.float64)
         k = ns.shape[0]
