@@ -88,9 +88,10 @@ def test_stand_in_trees(speed, clock):
 
 # ---- transfers, worked out by hand ---------------------------------------------------------
 # 256 vertices (4 words), 4 tasks of one word: task k owns 64k .. 64k + 63. Edges 0-1, 0-64,
-# 64-128, 128-192: a path through the tasks. indptr slices are 65 int64 (520 bytes), indices
-# int32; the plan is a byte per task (4 bytes), the counts 5 int64 (40 bytes), a task's
-# bitmap slice one word (8 bytes), a parent 8 bytes.
+# 64-128, 128-192: a path through the tasks. The vertex array is 257 int64 (2056 bytes, sent
+# once), adjacency entries int32; the plan is a byte per task (4 bytes), the counts 2 T + 1 int64 (72 bytes: found and
+# their degrees per task, entries examined), a task's bitmap slice one word (8 bytes), a
+# parent 8 bytes.
 COLUMNS = ("h2d_bytes", "h2d_count", "d2h_bytes", "d2h_count", "graph_bytes", "visited_bytes",
            "frontier_bytes", "control_bytes", "parent_bytes")
 TOP_DOWN = dict(alpha=1e-9)  # Beamer's switch never goes bottom-up
@@ -113,37 +114,38 @@ def transfers(res):
 def test_transfers_counted_exactly(name):
     edges, g = path_graph()
     options, root, expected = {
-        # L0 plan, task 0's graph part (520 + 3 entries), its frontier word; back the
-        # counts and the words of tasks 0 and 1 (it found 1 and 64). L1..L3: the next task's
-        # graph part each time (its frontier is the side's own finds: nothing else is sent);
-        # at the end the parents of the 4 vertices it claimed.
+        # L0 plan, the vertex array and task 0's lists (3 entries), its frontier word; back
+        # the counts and the words of tasks 0 and 1 (it found 1 and 64). L1..L3: the next
+        # task's lists each time (its frontier is the side's own finds: nothing else is
+        # sent); at the end the parents of the 4 vertices it claimed.
         "all array, top-down": (dict(lam=0, **TOP_DOWN), 0, [
-            [544, 4, 56, 2, 532, 0, 24, 44, 0],
-            [532, 3, 48, 2, 528, 0, 8, 44, 0],
-            [532, 3, 48, 2, 528, 0, 8, 44, 0],
-            [528, 3, 72, 2, 524, 0, 0, 44, 32]]),
+            [2080, 4, 88, 2, 2068, 0, 24, 76, 0],
+            [12, 2, 80, 2, 8, 0, 8, 76, 0],
+            [12, 2, 80, 2, 8, 0, 8, 76, 0],
+            [8, 2, 104, 2, 4, 0, 0, 76, 32]]),
         # tasks 0 and 1 on the array side, 2 and 3 on the CPU: levels 2 and 3 move nothing;
         # the parents of 1, 64, 128 come back at the end
         "fixed, CPU then array": (dict(mode="fixed", gpu_share=0.5, **TOP_DOWN), 0, [
-            [544, 4, 56, 2, 532, 0, 24, 44, 0],
-            [532, 3, 48, 2, 528, 0, 8, 44, 0],
+            [2080, 4, 88, 2, 2068, 0, 24, 76, 0],
+            [12, 2, 80, 2, 8, 0, 8, 76, 0],
             [0, 0, 0, 0, 0, 0, 0, 0, 0],
             [0, 0, 24, 1, 0, 0, 0, 0, 24]]),
         # root 128: the CPU (task 2) finds 64 and 192 first; at L1 the array side (task 1)
-        # needs the visited words of tasks 1 and 3 and task 1's frontier word, then finds 0;
-        # L2 it runs task 0 (graph part sent), finds 1; L3 its plan only; parents of 0 and 1
+        # needs the vertex array, task 1's lists, the visited words of tasks 1 and 3 and task
+        # 1's frontier word, then finds 0; L2 it runs task 0 (its lists sent), finds 1; L3
+        # its plan only; at the end the parents of 0 and 1
         "fixed from task 2": (dict(mode="fixed", gpu_share=0.5, **TOP_DOWN), 128, [
             [0, 0, 0, 0, 0, 0, 0, 0, 0],
-            [556, 5, 48, 2, 528, 16, 16, 44, 0],
-            [536, 3, 48, 2, 532, 0, 8, 44, 0],
-            [4, 1, 56, 2, 0, 0, 0, 44, 16]]),
-        # bottom-up: every task has candidates at L0: all graph parts in one pair of
-        # transfers (4 x 520, 8 entries), the root's frontier word; L1 and L2 the plan only
+            [2092, 5, 80, 2, 2064, 16, 16, 76, 0],
+            [16, 2, 80, 2, 12, 0, 8, 76, 0],
+            [4, 1, 88, 2, 0, 0, 0, 76, 16]]),
+        # bottom-up: every task has candidates at L0: the vertex array and every list (8
+        # entries), the root's frontier word; L1 and L2 the plan only
         # (the frontier it needs is its own finds); L3 has no candidate left: nothing runs
         "all array, bottom-up": (dict(lam=0, **BOTTOM_UP), 0, [
-            [2124, 4, 56, 2, 2112, 0, 24, 44, 0],
-            [4, 1, 48, 2, 0, 0, 8, 44, 0],
-            [4, 1, 48, 2, 0, 0, 8, 44, 0],
+            [2100, 4, 88, 2, 2088, 0, 24, 76, 0],
+            [4, 1, 80, 2, 0, 0, 8, 76, 0],
+            [4, 1, 80, 2, 0, 0, 8, 76, 0],
             [0, 0, 32, 1, 0, 0, 0, 0, 32]]),
     }[name]
     res = bfs_hybrid(g, root, tasks=4, **options)

@@ -195,13 +195,16 @@ def bottomup_tasks_serial(indptr, indices, parent, depth, visited, front, nxt, l
 
 @njit(cache=True, parallel=True)
 def merge_found(indptr, visited, nxt, claimed, owned, depth, level, recv, tasks, wlo, whi,
-                offsets, only_cnt, only_deg):
+                offsets, dev_deg, only_cnt, only_deg):
     """Join the array side's NVF words ``recv`` (task ``tasks[i]``'s words at
     ``recv[offsets[i]:offsets[i + 1]]``) into ``visited`` and ``nxt`` (which hold the CPU's
     claims of this level), and into ``claimed`` (every vertex the array side claimed). Bits
     the CPU also claimed are duplicates (the host keeps its parent); the others are marked
     in ``owned`` (their parent is on the array side), given their depth, and counted per
-    task in ``only_cnt`` / ``only_deg`` (vertices, degrees). Returns the duplicates."""
+    task in ``only_cnt`` / ``only_deg``: the vertices by popcount, the degrees as the array
+    side's sums (``dev_deg``, per task) less the duplicates' (word operations only, but for
+    the rare duplicates and, when depths are wanted, the vertices). Returns the
+    duplicates."""
     keep_depth = depth.shape[0] != 0
     d = level + 1
     dups = np.zeros(tasks.shape[0], np.int64)
@@ -209,7 +212,7 @@ def merge_found(indptr, visited, nxt, claimed, owned, depth, level, recv, tasks,
         k = tasks[i]
         off = offsets[i] - wlo[k]
         cnt = 0
-        deg = 0
+        deg = dev_deg[k]
         dup = 0
         for w in range(wlo[k], whi[k]):
             got = recv[off + w]
@@ -218,19 +221,22 @@ def merge_found(indptr, visited, nxt, claimed, owned, depth, level, recv, tasks,
             mine = nxt[w]
             claimed[w] |= got
             only = got & ~mine
-            dup += popcount(got & mine)
+            both = got & mine
             visited[w] |= only
             nxt[w] = mine | only
             owned[w] |= only
             cnt += popcount(only)
             base = as_uint(w) << WORD_SHIFT
-            while only != ZERO:
+            while both != ZERO:  # a duplicate: its degree was counted by both sides
+                b = cttz(both)
+                both ^= ONE << b
+                v = base + b
+                deg -= indptr[v + ONE] - indptr[v]
+                dup += 1
+            while keep_depth and only != ZERO:
                 b = cttz(only)
                 only ^= ONE << b
-                v = base + b
-                deg += indptr[v + ONE] - indptr[v]
-                if keep_depth:
-                    depth[v] = d
+                depth[base + b] = d
         only_cnt[k] += cnt
         only_deg[k] += deg
         dups[i] = dup

@@ -2,8 +2,8 @@
 steps on ``xp`` (CuPy on a GPU, NumPy where there is none), or on a GPU with the
 warp-cooperative kernel of paper 002's Algorithm 3 (``warp.py``).
 
-The array side keeps its own copy of everything it reads: the graph parts of the tasks it
-has run (sent once, kept for later searches), a visited mask, the frontier and next-frontier
+The array side keeps its own copy of everything it reads: the vertex array and the
+adjacency lists of the tasks it has run (sent once, kept for later searches), a visited mask, the frontier and next-frontier
 masks (one byte a vertex: scatters need no atomics) and a parent array. Bitmap slices cross
 the link as 64-bit words, the host's layout (``words_to_mask`` / ``mask_to_words`` convert).
 A level is driven by a byte per task (``RUN``, and which slices follow: ``GRAPH``,
@@ -18,8 +18,8 @@ the queue's adjacency entries (the sizes of the steps), then the counts and the 
 - bottom-up: the unvisited vertices of the run tasks look for a frontier neighbour
   (``primitives.arrays.bottom_up_step``; the whole frontier must be here).
 
-``counts()``: per task the vertices found in it, and the entries examined (the level's one
-read); ``found_words`` the next-frontier words of the tasks with finds; ``parents`` the
+``counts()``: per task the vertices found in it and their degrees, and the entries
+examined; ``found_words`` the next-frontier words of the tasks with finds; ``parents`` the
 parents of the vertices this side claimed, in vertex order (end of search).
 """
 from __future__ import annotations
@@ -78,7 +78,7 @@ class ArrayDevice:
         self.lo, self.hi = xp.minimum(self.wlo * 64, self.n), xp.minimum(self.whi * 64, self.n)
         self.word_task = xp.searchsorted(self.whi, xp.arange(nwords, dtype=np.int64),
                                          side="right")
-        self.indptr = xp.zeros(self.n + 1, dtype=np.int64)
+        self.indptr = None  # the vertex array, sent at the first level here
         self.indices = xp.zeros(graph.indices.shape[0], dtype=graph.indices.dtype)
         self.deg = xp.zeros(self.size + SPARE, dtype=np.int64)
         self.ar64 = xp.arange(64, dtype=np.int64)
@@ -102,19 +102,21 @@ class ArrayDevice:
         self.parent[root] = root
         self.root = root
         self.vis[root] = True
-        self.counts_d = xp.zeros(self.t + 1, dtype=np.int64)
+        self.counts_d = xp.zeros(2 * self.t + 1, dtype=np.int64)  # found, degrees; examined
 
     def _place_words(self, code, flag, target, words) -> None:
         at = _positions(self.xp, (code & flag) != 0, self.wlo, self.whi, words.shape[0])
         target[(at[:, None] * 64 + self.ar64).reshape(-1)] = words_to_mask(self.xp, words)
 
     def _place_graph(self, code, ptr, idx) -> None:
-        xp = self.xp
-        flags = (code & GRAPH) != 0
-        self.indptr[_positions(xp, flags, self.lo, self.hi + 1, ptr.shape[0])] = ptr
-        elo, ehi = self.indptr[self.lo], self.indptr[self.hi]
-        self.indices[_positions(xp, flags, elo, ehi, idx.shape[0])] = idx
-        self.deg[:self.n] = self.indptr[1:] - self.indptr[:-1]
+        """The vertex array (once), the adjacency lists of the ``GRAPH`` tasks."""
+        if ptr is not None:
+            self.indptr = ptr
+            self.deg[:self.n] = ptr[1:] - ptr[:-1]
+        if idx is not None:
+            flags = (code & GRAPH) != 0
+            elo, ehi = self.indptr[self.lo], self.indptr[self.hi]
+            self.indices[_positions(self.xp, flags, elo, ehi, idx.shape[0])] = idx
 
     def run(self, code, ptr, idx, vis_words, front_words, direction, level, keep_front,
             order=None, work=None) -> None:
@@ -123,8 +125,7 @@ class ArrayDevice:
         next-frontier mask is the frontier (the slices that came overwrite it), else the
         frontier starts empty. Leaves the level's counts on the device."""
         xp = self.xp
-        if ptr is not None:
-            self._place_graph(code, ptr, idx)
+        self._place_graph(code, ptr, idx)
         if keep_front:
             self.front, self.nxt = self.nxt, self.front
         else:
@@ -162,12 +163,16 @@ class ArrayDevice:
         put(xp, self.vis, v, True, take, slots)
         put(xp, self.nxt, v, True, take, slots)
         owners = self.word_task[v >> 6]
-        found = xp.bincount(owners, weights=take.astype(np.float64), minlength=self.t)
+        took = take.astype(np.float64)
+        found = xp.bincount(owners, weights=took, minlength=self.t)
+        degs = xp.bincount(owners, weights=took * self.deg[v], minlength=self.t)
         self.counts_d[:self.t] = found.astype(np.int64)
-        self.counts_d[self.t] = m
+        self.counts_d[self.t:2 * self.t] = degs.astype(np.int64)
+        self.counts_d[-1] = m
 
     def counts(self):
-        """Per task the vertices found in it, then the entries examined (device array)."""
+        """Per task the vertices found in it, per task their degrees, then the entries
+        examined (a device array)."""
         return self.counts_d
 
     def found_words(self, words: int):

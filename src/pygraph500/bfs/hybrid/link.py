@@ -3,9 +3,9 @@ counted (bytes and number, per direction and per kind, per level).
 
 Kinds (what a task's data is, paper 002 section V-A):
 
-- ``graph``: a task's part of the CSR (its ``indptr`` slice and its adjacency lists), sent
-  the first time the task runs on the array side and kept there for every later search
-  (the paper's graph caching);
+- ``graph``: the vertex array (``indptr``, once: the degree of any vertex, which the
+  counts need) and a task's adjacency lists, sent the first time the task runs on the
+  array side; both stay there for every later search (the paper's graph caching);
 - ``visited``: a task's words of the visited bitmap VB, sent when the host's copy changed
   since the array side last had it and the array side needs it;
 - ``frontier``: a task's words of the frontier VF / next frontier NVF (host -> array side:

@@ -86,14 +86,15 @@ class HybridOptions:
 
 class Plan:
     """What a graph keeps between hybrid searches with the same tasks and array side: the
-    ``TaskSet``, the array side (created at its first use; its graph parts stay there,
-    ``on_side`` says whose), the ``Tuner``'s measurements. One search at a time (``lock``)."""
+    ``TaskSet``, the array side (created at its first use; its graph parts stay there:
+    ``vertex_array``, and the adjacency lists of the tasks ``on_side``), the ``Tuner``'s measurements. One search at a time (``lock``)."""
 
     def __init__(self, graph, tasks: int, make_side, concurrent: bool, checks=None):
         self.ts = TaskSet(graph, tasks)  # (no reference to the graph: the cache dies with it)
         self._make_side = make_side
         self.side = None
-        self.on_side = np.zeros(self.ts.count, dtype=bool)
+        self.on_side = np.zeros(self.ts.count, dtype=bool)  # tasks' adjacency lists there
+        self.vertex_array = False  # the graph's indptr there
         self.tuner = Tuner(numba.get_num_threads(), concurrent)
         self.lock = threading.Lock()
         self.checks = checks  # numpy-checked's counters (the array side's syncs per level)

@@ -13,7 +13,8 @@ Where the data is (the paper's Fig. 6, per task): the host always has the whole 
 schedules: the array side's finds come back every level it runs); the array side keeps
 copies, brought up to date only when it needs them, and only for the tasks that changed:
 
-- a task's graph part goes there the first time the task runs there, and stays;
+- the vertex array (indptr: any vertex's degree, which the counts need) goes there once, a
+  task's adjacency lists the first time the task runs there; they stay for later searches;
 - before the array side runs a level, it gets the visited words of the tasks where the CPU
   claimed vertices since it last had them (top-down: all such tasks, a claim may land
   anywhere; bottom-up: its own tasks), and the frontier words it needs (top-down: its tasks';
@@ -86,14 +87,16 @@ def _send(plan, graph, side, link, st, root, on_dev, w_dev, direction, level, nf
     code_d = link.h2d("control", code)
     ptr = idx = vis_w = front_w = None
     graph_s = 0.0
-    if new_graph.any():
-        g0 = time.perf_counter()
+    g0 = time.perf_counter()
+    if not plan.vertex_array:  # once: the whole vertex array (the degree of any vertex)
+        ptr = link.h2d("graph", graph.indptr)
+        plan.vertex_array = True
+    if new_graph.any():  # the adjacency lists of the tasks new there
         tg = np.flatnonzero(new_graph)
-        ptr = link.h2d("graph", graph.indptr[ranges(ts.lo[tg], ts.hi[tg] + 1)])
         idx = link.h2d("graph", graph.indices[ranges(graph.indptr[ts.lo[tg]],
                                                       graph.indptr[ts.hi[tg]])])
         plan.on_side |= new_graph
-        graph_s = time.perf_counter() - g0
+    graph_s = time.perf_counter() - g0
     if need_vis.any():
         vis_w = link.h2d("visited", visited[ts.word_index(np.flatnonzero(need_vis))])
         st.vis_stale &= ~need_vis
@@ -109,7 +112,7 @@ def _receive(ts, side, link, indptr, visited, nxt, claimed, owned, depth, level,
     """The array side's results of a level merged on the host: (duplicates, entries it
     examined, seconds spent getting them: its side of the exchange, without the merge)."""
     r0 = time.perf_counter()
-    counts = link.d2h("control", side.counts())
+    counts = link.d2h("control", side.counts())  # per task: found, their degrees; examined
     found = counts[:ts.count]
     got = np.flatnonzero(found > 0)
     dups = 0
@@ -117,10 +120,11 @@ def _receive(ts, side, link, indptr, visited, nxt, claimed, owned, depth, level,
         words = link.d2h("frontier", side.found_words(int(ts.words[got].sum())))
         fetch = time.perf_counter() - r0
         dups = merge_found(indptr, visited, nxt, claimed, owned, depth, level, words, got,
-                           ts.wlo, ts.whi, ts.word_offsets(got), only_cnt, only_deg)
+                           ts.wlo, ts.whi, ts.word_offsets(got), counts[ts.count:],
+                           only_cnt, only_deg)
     else:
         fetch = time.perf_counter() - r0
-    return int(dups), int(counts[ts.count]), fetch
+    return int(dups), int(counts[-1]), fetch
 
 
 def run_search(plan, graph, root, opts, want_depth: bool) -> BFSResult:

@@ -59,7 +59,7 @@ class StandinDevice:
         self.parent[root] = root
         self.root = root
         self.vis[root >> 6] |= np.uint64(1) << np.uint64(root & 63)
-        self.counts_d = np.zeros(self.ts.count + 1, dtype=np.int64)
+        self.counts_d = np.zeros(2 * self.ts.count + 1, dtype=np.int64)
 
     def _place(self, code, flag, target, words) -> None:
         target[self.ts.word_index(np.flatnonzero(code & flag))] = words
@@ -69,7 +69,7 @@ class StandinDevice:
         """As ``ArrayDevice.run``; ``order``: the run tasks; ``work``: theirs (a small level
         runs serially, as on the CPU side)."""
         ts = self.ts
-        if ptr is not None:
+        if idx is not None:
             self.loaded[np.flatnonzero(code & GRAPH)] = True
         if keep_front:
             self.front, self.nxt = self.nxt, self.front
@@ -94,7 +94,8 @@ class StandinDevice:
                        nthreads, found, degs, self.task_ns)
         self.compute = time.perf_counter() - t0
         self.counts_d[:ts.count] = found.sum(axis=0)
-        self.counts_d[ts.count] = ex
+        self.counts_d[ts.count:2 * ts.count] = degs.sum(axis=0)
+        self.counts_d[-1] = ex
 
     def counts(self):
         return self.counts_d

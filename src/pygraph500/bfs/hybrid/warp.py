@@ -10,7 +10,7 @@ imbalance of one-thread-per-vertex, gpu-queue's kernel, is what the warp fixes).
 neighbour not yet visited is claimed with a compare-and-swap on its parent entry (-1 -> the
 list's vertex: exactly one thread wins a vertex, so the parent is the winner's), then marked
 in the visited mask VB and the vertex mask VM (the next frontier, the paper's "Shared Vertex
-Mask"), and counted for its owner task.
+Mask"), and counted, with its degree, for its owner task.
 
 The paper's pseudo-code marks VB without an atomic (a vertex may then be found twice; it
 computes distances, which both finders agree on); a Graph500 parent needs one winner, hence
@@ -31,9 +31,9 @@ _NONE = np.int64(-1)
 
 
 @cuda.jit
-def warp_task_level(indptr, indices, queue, qlen, vis, nxt, parent, word_task, counts):
+def warp_task_level(indptr, indices, queue, qlen, vis, nxt, parent, word_task, counts, t):
     """Algorithm 3 over ``queue[:qlen]`` (see the module); ``counts[k]``: vertices claimed
-    in task k."""
+    in task k, ``counts[t + k]``: their degrees."""
     owner = cuda.shared.array(4, dtype=np.int64)  # lane, list start, list end, vertex
     tid = cuda.grid(1)
     lane = cuda.threadIdx.x
@@ -63,7 +63,9 @@ def warp_task_level(indptr, indices, queue, qlen, vis, nxt, parent, word_task, c
                 if cuda.atomic.cas(parent, v, _NONE, src) == _NONE:
                     vis[v] = True
                     nxt[v] = True
-                    cuda.atomic.add(counts, word_task[v >> 6], 1)
+                    k = word_task[v >> 6]
+                    cuda.atomic.add(counts, k, 1)
+                    cuda.atomic.add(counts, t + k, indptr[v + 1] - indptr[v])
             p += WARP
 
 
@@ -75,5 +77,5 @@ def run_tasks(dev, queue, m: int) -> None:
     if qlen:
         blocks = (qlen + WARP - 1) // WARP
         warp_task_level[blocks, WARP](dev.indptr, dev.indices, queue, qlen, dev.vis, dev.nxt,
-                                      dev.parent, dev.word_task, dev.counts_d)
-    dev.counts_d[dev.t] = m
+                                      dev.parent, dev.word_task, dev.counts_d, dev.t)
+    dev.counts_d[-1] = m
