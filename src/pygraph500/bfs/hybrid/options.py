@@ -27,14 +27,15 @@ DEFAULT_SHARE = 0.5
 
 
 def parse_lambda(value) -> float | None:
-    """None for "auto" (or None), else the threshold as a number >= 0; InputError otherwise."""
+    """None for "auto" (or None), else the threshold as a number >= 0 (inf: all on the CPU);
+    InputError otherwise."""
     if value is None or (isinstance(value, str) and value.strip().lower() == "auto"):
         return None
     try:
         lam = float(value)
     except (TypeError, ValueError):
         lam = math.nan
-    if isinstance(value, bool) or not lam >= 0 or math.isinf(lam):
+    if isinstance(value, bool) or not lam >= 0:
         raise InputError(f"lambda must be 'auto' or a number >= 0 (vertices), got {value!r}")
     return lam
 

@@ -187,7 +187,7 @@ def run_search(plan, graph, root, opts, want_depth: bool) -> BFSResult:
             on_dev = fixed & (n_k > 0)
         elif opts.lam is not None:
             on_dev = n_k > opts.lam
-            lam = opts.lam
+            lam = min(opts.lam, float(n))  # (inf and N alike: all on the CPU)
         else:
             choice = tuner.choose(direction, n_k, w_k, w_dev)
             on_dev, explore = choice.on_dev, choice.explore
