@@ -127,6 +127,31 @@ def _receive(ts, side, link, indptr, visited, nxt, claimed, owned, depth, level,
     return int(dups), int(counts[-1]), fetch
 
 
+def _split(opts, tuner, fixed, direction, n, n_k, w_k, w_dev):
+    """A level's split: (on the array side: a flag per task, lambda, the predicted time,
+    exploring?): the fixed mode's tasks, a given lambda, or the tuner's choice (lambda and
+    prediction -1 where none applies)."""
+    if fixed is not None:
+        return fixed & (n_k > 0), -1.0, -1.0, False
+    if opts.lam is not None:  # (inf and N alike: all on the CPU)
+        return n_k > opts.lam, min(opts.lam, float(n)), -1.0, False
+    choice = tuner.choose(direction, n_k, w_k, w_dev)
+    return (choice.on_dev, -1.0 if choice.lam is None else float(choice.lam),
+            -1.0 if choice.predicted is None else choice.predicted, choice.explore)
+
+
+def _work_clock(tuner, speed, nthreads, on_dev, n_k, w_k, w_dev, link_seconds):
+    """(CPU side, array side, each task's) seconds of a level charged by work: the CPU does
+    1 / WORK_SECONDS units a second over its threads (a task, on one thread, P times
+    slower), the stand-in ``speed`` times more, plus its launch and modelled transfers."""
+    cpu = ~on_dev & (n_k > 0)
+    t_cpu = WORK_SECONDS * tuner.cpu_work(w_k[cpu]) if cpu.any() else 0.0
+    t_dev = (WORK_SECONDS * float(w_dev[on_dev].sum()) / speed + LAUNCH + link_seconds
+             if on_dev.any() else 0.0)
+    task_s = WORK_SECONDS * np.where(on_dev, w_dev / speed, nthreads * w_k) * (n_k > 0)
+    return t_cpu, t_dev, task_s
+
+
 def run_search(plan, graph, root, opts, want_depth: bool) -> BFSResult:
     """One hybrid search (the module docstring); ``opts`` a checked ``HybridOptions``."""
     t_start = time.perf_counter()
@@ -182,17 +207,8 @@ def run_search(plan, graph, root, opts, want_depth: bool) -> BFSResult:
             w_dev = n_k + mu_k if whole_lists else w_k
         else:
             w_k = w_dev = n_k + mf_k
-        lam, predicted, explore = -1.0, -1.0, False
-        if fixed is not None:
-            on_dev = fixed & (n_k > 0)
-        elif opts.lam is not None:
-            on_dev = n_k > opts.lam
-            lam = min(opts.lam, float(n))  # (inf and N alike: all on the CPU)
-        else:
-            choice = tuner.choose(direction, n_k, w_k, w_dev)
-            on_dev, explore = choice.on_dev, choice.explore
-            lam = -1.0 if choice.lam is None else float(choice.lam)
-            predicted = -1.0 if choice.predicted is None else choice.predicted
+        on_dev, lam, predicted, explore = _split(opts, tuner, fixed, direction, n, n_k, w_k,
+                                                 w_dev)
         dev_tasks = np.flatnonzero(on_dev)
         cpu_tasks = np.flatnonzero(~on_dev & (n_k > 0))
         cpu_tasks = cpu_tasks[np.argsort(-w_k[cpu_tasks], kind="stable")]  # largest first
@@ -251,12 +267,9 @@ def run_search(plan, graph, root, opts, want_depth: bool) -> BFSResult:
             st.vis_stale |= new_k > 0
         st.ran_last = bool(dev_tasks.shape[0])
         wall = time.perf_counter() - t0
-        if work_clock:  # the CPU does 1 / WORK_SECONDS units a second, the stand-in k times more
-            t_cpu = WORK_SECONDS * tuner.cpu_work(w_k[cpu_tasks]) if cpu_tasks.shape[0] else 0.0
-            t_dev = (WORK_SECONDS * float(w_dev[dev_tasks].sum()) / opts.standin + LAUNCH
-                     + links.seconds if dev_tasks.shape[0] else 0.0)
-            task_s = WORK_SECONDS * np.where(on_dev, w_dev / opts.standin,
-                                             nthreads * w_k) * (n_k > 0)  # a task: one thread
+        if work_clock:
+            t_cpu, t_dev, task_s = _work_clock(tuner, opts.standin, nthreads, on_dev, n_k, w_k,
+                                               w_dev, links.seconds)
             level_time = max(t_cpu, t_dev)
         elif side is not None and side.modelled:
             level_time = max(t_cpu, t_dev) + (wall - t_cpu - dev_wall)
