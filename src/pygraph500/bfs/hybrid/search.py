@@ -24,7 +24,10 @@ copies, brought up to date only when it needs them, and only for the tasks that 
 - at the end: the parents of the vertices it claimed (in vertex order: the host knows which
   from the words it got).
 
-Every transfer is counted per level (``link.Link``). Both sides claim with their own visited
+Per task the host so knows the state of Fig. 6: where the task runs this level, whether
+its lists are there (``Plan.on_side``), whether the array side's copy of its visited words
+is stale (``vis_stale``) and whether its frontier words there are complete (``front_ok``,
+after a level the array side ran). Every transfer is counted per level (``link.Link``). Both sides claim with their own visited
 copy during a level, so a vertex may be claimed by both (it is a valid parent either way; the
 host keeps its own): the ``duplicates`` column. On a GPU the array side's work is launched
 before the CPU side's and read after it, so they overlap; on NumPy they run one after the
