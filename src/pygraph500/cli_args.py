@@ -36,7 +36,8 @@ def add_hybrid_args(p) -> None:
     from .bfs.hybrid import DEFAULT_SHARE, DEFAULT_TASKS, MODES
 
     g = p.add_argument_group("--algorithm hybrid (paper 002: tasks on the CPU and the array "
-                             "side; --backend picks the array side: cpu = NumPy, gpu = CuPy)")
+                             "side; run's --backend picks the array side: cpu = NumPy, gpu = "
+                             "CuPy; bfs FILE: NumPy)")
     g.add_argument("--tasks", type=int, default=None, metavar="T",
                    help=f"vertex-range tasks (default {DEFAULT_TASKS}; independent of threads)")
     g.add_argument("--hybrid", dest="hybrid_mode", choices=MODES, default=None,
