@@ -25,6 +25,7 @@ BOTTOM_UP_ONLY = ["bottomup"]
 # tens of microseconds of Python per level (spmv): run on a short path instead.
 SLOW_ON_PATHS = {"bottomup", "spmv"}  # quadratic on a path, or a Python step per level:
 SLOW_ON_PATHS |= set(ARRAY_ALGORITHMS)  # the array backend (NumPy) is one of the latter
+SLOW_ON_PATHS.add("hybrid")  # its level loop is Python (tens of microseconds a level)
 EVERY_EDGE_PER_LEVEL = {"edge-parallel"}  # examines all M entries at every level
 
 # ---- graphs ---------------------------------------------------------------------------------

@@ -8,6 +8,8 @@ from __future__ import annotations
 import argparse
 import sys
 
+from .cli_args import (FORMATS_HELP, add_hybrid_args, add_input_args, add_tree_args,
+                       search_fields)
 from .errors import Graph500Error, InputError
 
 DEFAULT_SCALE = 16
@@ -74,7 +76,8 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--threads", "-t", type=int, default=None,
                      help="worker threads (default: all cores; under mpiexec, per process: "
                           "the node's cores shared among its processes)")
-    _add_tree_args(run)
+    add_tree_args(run)
+    add_hybrid_args(run)
     run.add_argument("--sort-vertices", choices=["none", "degree"], default="none",
                      help="kernel 1 relabels vertices by decreasing degree for locality "
                           "(paper 001, 4.4); parents are still reported in original labels")
@@ -90,7 +93,7 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--input", "-i", metavar="FILE",
                      help="run on a user's edge list instead of the generator (any format of "
                           "`graph500 convert`); --scale/--edgefactor/--seed then only pick roots")
-    _add_input_args(run)
+    add_input_args(run)
     run.add_argument("--prune", choices=PRUNE_MODES, default=None,
                      help="distributed runs (mpiexec -n P): how the next-level frontier is "
                           "pruned before it is sent to the owners: sort-unique (default; thesis "
@@ -169,7 +172,7 @@ def build_parser() -> argparse.ArgumentParser:
                     "vertex, `vertex, parent[, distance]`, in the file's ids: an int64 table "
                     "(.npy) or CSV (.csv). Exit status 1 when the tree is invalid (nothing is "
                     "written then).")
-    one.add_argument("file", metavar="FILE", help=f"edge list ({_FORMATS_HELP})")
+    one.add_argument("file", metavar="FILE", help=f"edge list ({FORMATS_HELP})")
     one.add_argument("--root", "-r", type=int, required=True, help="the source vertex (file's id)")
     one.add_argument("--out", "-o", metavar="FILE", help="write the tree: .npy or .csv")
     one.add_argument("--distances", "-d", action="store_true",
@@ -177,10 +180,11 @@ def build_parser() -> argparse.ArgumentParser:
     one.add_argument("--algorithm", "-a", default=DEFAULT_ALGORITHM,
                      help=f"BFS algorithm: {', '.join(ALGORITHMS)} (default {DEFAULT_ALGORITHM})")
     one.add_argument("--threads", "-t", type=int, default=None, help="worker threads (default: all)")
-    _add_tree_args(one)
+    add_tree_args(one)
+    add_hybrid_args(one)
     one.add_argument("--no-validate", dest="validate", action="store_false",
                      help="skip validation of the tree")
-    _add_input_args(one)
+    add_input_args(one)
     one.add_argument("--quiet", "-q", action="store_true", help="no progress on stderr")
 
     sp_ = sub.add_parser(
@@ -191,7 +195,7 @@ def build_parser() -> argparse.ArgumentParser:
                     "writes one row per reached vertex, `vertex,parent,distance`, in the "
                     "file's ids: CSV (.csv) or a (K, 3) float64 table (.npy). Negative or NaN "
                     "weights are refused (exit 2). Exit status 1 when the result is invalid.")
-    sp_.add_argument("file", metavar="FILE", help=f"weighted edge list ({_FORMATS_HELP})")
+    sp_.add_argument("file", metavar="FILE", help=f"weighted edge list ({FORMATS_HELP})")
     sp_.add_argument("--root", "-r", type=int, required=True, help="the source vertex (file's id)")
     sp_.add_argument("--out", "-o", metavar="FILE", help="write the paths: .npy or .csv")
     sp_.add_argument("--algorithm", "-a", default=SSSP_DEFAULT,
@@ -201,13 +205,13 @@ def build_parser() -> argparse.ArgumentParser:
     sp_.add_argument("--threads", "-t", type=int, default=None, help="worker threads (default: all)")
     sp_.add_argument("--no-validate", dest="validate", action="store_false",
                      help="skip validation of the result")
-    _add_input_args(sp_)
+    add_input_args(sp_)
     sp_.add_argument("--quiet", "-q", action="store_true", help="no progress on stderr")
 
     conv = sub.add_parser(
         "convert", help="convert an edge list between file formats",
         description="Read IN and write OUT, formats from the file names (or --from/--to): "
-                    f"{_FORMATS_HELP}. Ids are kept as they are in the file. What OUT's format "
+                    f"{FORMATS_HELP}. Ids are kept as they are in the file. What OUT's format "
                     "cannot hold (weights, direction) is reported on stderr.")
     conv.add_argument("input", metavar="IN")
     conv.add_argument("output", metavar="OUT")
@@ -236,28 +240,6 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-_FORMATS_HELP = ("snap text .txt/.tsv/.el (+.gz), Matrix Market .mtx, Graph500 binary "
-                 ".bin/.edges, packed 48-bit .p48, NumPy .npy/.npz")
-
-
-def _add_input_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--format", "-f", default=None, metavar="FORMAT",
-                   help="snap, mtx, g500, packed48, npy or npz (default: from the file name)")
-    p.add_argument("--num-vertices", "-n", type=int, default=None, metavar="N",
-                   help="vertex count: ids must be below N (default: from the ids; sparse ids "
-                        "are relabelled and reported back in the file's ids)")
-
-
-def _add_tree_args(p) -> None:
-    """--deterministic and --workers (run, bfs FILE)."""
-    p.add_argument("--deterministic", action="store_true",
-                   help="the same tree every run and for any thread count: each vertex's "
-                        "parent is its smallest neighbour one level up (compiled CPU "
-                        "algorithms; determinate is so by construction)")
-    p.add_argument("--workers", "-w", type=int, default=None, metavar="W",
-                   help="--algorithm determinate: task workers (threads; default: --threads)")
-
-
 def _cmd_run(args) -> int:
     """`graph500 run`, embedded or (under mpiexec, or --distributed) on every rank: bad
     parameters are reported once and every rank exits 2; a failure on any rank ends them all;
@@ -274,9 +256,8 @@ def _cmd_run(args) -> int:
                    prune=args.prune, backend=args.backend, distributed=args.distributed,
                    record_levels=args.levels or bool(args.json), kernel=args.kernel,
                    sssp_algorithm=args.sssp_algorithm, unit_weights=args.unit_weights,
-                   deterministic=args.deterministic, workers=args.workers,
-                   partition=args.partition, grid=args.grid, compress=args.compress,
-                   validation=args.validation)
+                   **search_fields(args), partition=args.partition, grid=args.grid,
+                   compress=args.compress, validation=args.validation)
     if args.algorithm is not None:  # else the engine's default
         options["algorithm"] = args.algorithm
     launch = Launch(RunConfig(**options))
@@ -395,8 +376,8 @@ def _cmd_bfs(args) -> int:
     result = search_file(args.file, args.root, out=args.out, distances=args.distances,
                          algorithm=args.algorithm, format=args.format,
                          num_vertices=args.num_vertices, validate_tree=args.validate,
-                         threads=args.threads, deterministic=args.deterministic,
-                         workers=args.workers, progress=Progress(False if args.quiet else None))
+                         threads=args.threads, progress=Progress(False if args.quiet else None),
+                         **search_fields(args))
     print(result.summary())
     return 1 if result.valid is False else 0
 
@@ -447,7 +428,9 @@ def _cmd_compare(args) -> int:
 _RUN_FLAGS = {"num_roots": "--roots", "sort_vertices": "--sort-vertices", "backend": "--backend",
               "algorithm": "--algorithm", "prune": "--prune", "input": "--input",
               "kernel": "--kernel", "deterministic": "--deterministic", "workers": "--workers",
-              "partition": "--partition", "grid": "--grid", "compress": "--compress"}
+              "partition": "--partition", "grid": "--grid", "compress": "--compress",
+              "tasks": "--tasks", "lambda": "--lambda", "mode": "--hybrid",
+              "gpu_share": "--gpu-share", "standin_speed": "--standin-speed"}
 
 
 def _as_flags(message: str) -> str:
@@ -477,7 +460,7 @@ def main(argv=None) -> int:
         return handler(args)
     except Graph500Error as exc:
         if not quiet_rank:
-            message = _as_flags(str(exc)) if args.command == "run" else exc
+            message = _as_flags(str(exc)) if args.command in ("run", "bfs") else exc
             print(f"graph500: error: {message}", file=sys.stderr)
         return 2
     except MemoryError:  # an allocation no estimate foresaw: still one line, nothing written

@@ -64,6 +64,11 @@ class RunConfig:
     grid: str | None = None           # 2d: the mesh "RxC" (None: distributed.grid.mesh_shape)
     compress: str | None = None       # 2d: fold packets, "vlq" (default) or "none"
     validation: str | None = None     # VALIDATIONS (None: csr on the CPU backend, else tuples)
+    tasks: int | None = None          # hybrid (paper 002): vertex-range tasks
+    hybrid_mode: str | None = None    # hybrid: "workload" (lambda) or "fixed" (gpu_share)
+    lam: str | float | None = None    # hybrid workload: lambda, a number >= 0 or "auto"
+    gpu_share: float | None = None    # hybrid fixed: the share of tasks on the array side
+    standin_speed: float | None = None  # hybrid: a stand-in array side this many times as fast
 
     @property
     def kernels(self) -> tuple[str, ...]:
@@ -106,8 +111,9 @@ class RunConfig:
             raise InputError("backend numpy-checked runs in one process (it counts the host "
                              "synchronisations of the array algorithms); distributed runs: "
                              "cpu, gpu or auto")
+        self._check_hybrid(distributed)
         if self.backend in DEVICE_BACKENDS:
-            if self.algorithm not in GPU_ALGORITHMS and not distributed:
+            if self.algorithm not in (*GPU_ALGORITHMS, "hybrid") and not distributed:
                 raise InputError(f"algorithm {self.algorithm} runs on the CPU only; with "
                                  f"backend {self.backend}: {', '.join(GPU_ALGORITHMS)}")
             if self.sort_vertices:
@@ -145,6 +151,32 @@ class RunConfig:
             raise InputError("prune applies to distributed runs only (mpiexec -n P, or the "
                              "distributed engine asked for)")
 
+    def _check_hybrid(self, distributed: bool) -> None:
+        """The hybrid options: only with algorithm hybrid, in one process, in range."""
+        given = hybrid_options(self)
+        if self.algorithm != "hybrid":
+            if given:
+                name = next(iter(given))
+                raise InputError(f"{'lambda' if name == 'lam' else name} applies to "
+                                 f"algorithm hybrid")
+            return
+        if distributed:
+            raise InputError("algorithm hybrid runs in one process (its two sides are this "
+                             "machine's CPU and array backend)")
+        from ..bfs.hybrid import HybridOptions
+
+        HybridOptions.check(**given)
+        if self.standin_speed is not None and self.backend != "cpu":
+            raise InputError(f"standin_speed replaces the array side: no backend to give it "
+                             f"(got backend {self.backend})")
+
+
+def hybrid_options(config: RunConfig) -> dict:
+    """The hybrid BFS's options the run gives (by its parameter names)."""
+    given = dict(tasks=config.tasks, mode=config.hybrid_mode, lam=config.lam,
+                 gpu_share=config.gpu_share, standin_speed=config.standin_speed)
+    return {name: value for name, value in given.items() if value is not None}
+
 
 def algorithm_options(config: RunConfig) -> dict:
     """The BFS options a run passes to its algorithm beside the engine's own."""
@@ -153,7 +185,32 @@ def algorithm_options(config: RunConfig) -> dict:
         options["deterministic"] = True
     if config.workers is not None:
         options["workers"] = config.workers
+    if config.algorithm == "hybrid":
+        options.update(hybrid_options(config))
     return options
+
+
+def hybrid_side(config: RunConfig):
+    """(the array side's backend for algorithm hybrid, the output's notes on the run): the
+    stand-in takes the name "cpu" (it needs none)."""
+    from ..backend.arrays import get_backend
+    from ..bfs.hybrid import DEFAULT_TASKS
+
+    how = (f"hybrid BFS (paper 002): {config.tasks or DEFAULT_TASKS} tasks, mode "
+           f"{config.hybrid_mode or 'workload'}, "
+           + (f"gpu_share {config.gpu_share if config.gpu_share is not None else 0.5}"
+              if config.hybrid_mode == "fixed" else f"lambda {config.lam or 'auto'}"))
+    if config.standin_speed is not None:
+        return "cpu", [f"{how}; the array side is a STAND-IN (no device): the CPU engine's "
+                       f"kernels with a clock modelled at {config.standin_speed:g}x its "
+                       f"speed. The times below are wall-clock (both sides ran one after the "
+                       f"other on this CPU); the modelled times are the levels' (--levels, "
+                       f"JSON)"]
+    array = get_backend(config.backend)
+    notes = [f"{how}; array side: {array.device}"
+             + ("" if array.on_cuda else " (no device: the two sides run one after the "
+                                         "other)")]
+    return array, notes + ([array.note] if array.note else [])
 
 
 def search_labels(config: RunConfig, roots) -> list[str]:

@@ -31,7 +31,8 @@ from ..errors import InputError
 from ..io import read_graph
 from ..validate import (count_component_edges, count_component_edges_csr, validate,
                         validate_csr, validate_sssp, validate_sssp_csr)
-from .config import GPU_ALGORITHMS, RunConfig, algorithm_options, search_labels
+from .config import (GPU_ALGORITHMS, RunConfig, algorithm_options, hybrid_side,
+                     search_labels)
 from .engine import Engine
 from .roots import choose_roots
 
@@ -58,13 +59,18 @@ class EmbeddedEngine(Engine):
         self.config = config
         self.threads = set_threads(config.threads)
         self.bfs = get_algorithm(config.algorithm)
-        cpu_only = (config.algorithm not in GPU_ALGORITHMS or config.sort_vertices
-                    or config.weighted)
-        auto_cpu = config.backend == "auto" and cpu_only
-        self.backend = get_backend("cpu" if auto_cpu else config.backend)
-        if auto_cpu:
-            self.backend.note = ("--backend auto: this algorithm (or --sort-vertices, or kernel "
-                                 "3) runs on the CPU only")
+        self.hybrid_notes = []
+        if config.algorithm == "hybrid":  # kernel 1 on the CPU; --backend is the array side's
+            self.backend = get_backend("cpu")
+            array_side, self.hybrid_notes = hybrid_side(config)
+        else:
+            cpu_only = (config.algorithm not in GPU_ALGORITHMS or config.sort_vertices
+                        or config.weighted)
+            auto_cpu = config.backend == "auto" and cpu_only
+            self.backend = array_side = get_backend("cpu" if auto_cpu else config.backend)
+            if auto_cpu:
+                self.backend.note = ("--backend auto: this algorithm (or --sort-vertices, or "
+                                     "kernel 3) runs on the CPU only")
         if config.validation == "csr" and self.backend.is_gpu:
             raise InputError(f"validation csr runs on the CPU backend; backend "
                              f"{self.backend.name} validates against the tuples")
@@ -77,7 +83,7 @@ class EmbeddedEngine(Engine):
                            f"SCALE {config.scale}, edgefactor {config.edgefactor}")
         # Kernel 2's output is the parent array (the validator derives levels itself); on a
         # GPU it stays there until the clock has stopped (see ``fetch``).
-        self.search_options = dict(depth=False, backend=self.backend, on_device=True,
+        self.search_options = dict(depth=False, backend=array_side, on_device=True,
                                    **algorithm_options(config))
         self.sssp = None
         if config.weighted:
@@ -161,7 +167,8 @@ class EmbeddedEngine(Engine):
 
     def labels(self, roots: np.ndarray) -> list[str]:
         note = [self.backend.note] if self.backend.note else []
-        return note + self.source_labels() + search_labels(self.config, roots)
+        return (note + self.hybrid_notes + self.source_labels()
+                + search_labels(self.config, roots))
 
     def search(self, root: int):
         if self.kernel == "sssp":

@@ -108,13 +108,16 @@ def search_file(path: str, root: int, *, out: str | None = None, distances: bool
                 num_vertices: int | None = None, relabel="auto", directed: bool | None = None,
                 validate_tree: bool = True, threads: int | None = None, levels: bool = False,
                 progress=None, kernel: str = "bfs", unit_weights: bool = False,
-                deterministic: bool = False, workers: int | None = None) -> SingleSearch:
+                deterministic: bool = False, workers: int | None = None,
+                **hybrid) -> SingleSearch:
     """Read ``path``, search from the user's vertex ``root``, validate, and write the tree.
 
     ``out`` (.npy or .csv): one row per reached vertex, ``vertex, parent[, distance]`` in the
     file's own ids (sorted by vertex number, which is the ids' order). It is written only
     when the tree is valid (or validation is off). InputError for bad input, before any work.
     ``levels``: keep the per-level statistics of the search (``SingleSearch.levels``).
+    ``hybrid``: algorithm hybrid's RunConfig fields (tasks, hybrid_mode, lam, gpu_share,
+    standin_speed; the array side is NumPy's).
 
     >>> s = search_file("karate.txt", 1, out="tree.csv", distances=True)   # doctest: +SKIP
     >>> s.reached, s.valid                                                 # doctest: +SKIP
@@ -125,7 +128,7 @@ def search_file(path: str, root: int, *, out: str | None = None, distances: bool
     config = RunConfig(threads=threads, validate=validate_tree, input=path, input_format=format,
                        num_vertices=num_vertices, num_roots=1, record_levels=levels,
                        kernel=kernel, unit_weights=unit_weights, deterministic=deterministic,
-                       workers=workers, **names)
+                       workers=workers, **hybrid, **names)
     engine = _OneSearch(config, progress, read_options=dict(relabel=relabel, directed=directed),
                         root=root, search_options=dict(depth=distances, **algorithm_options(config)),
                         check_memory=False)

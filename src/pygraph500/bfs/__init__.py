@@ -11,6 +11,9 @@ Every function has the signature ``fn(graph: CSRGraph, root: int, **options) -> 
 - ``spmv``: sparse matrix times vector over scipy.sparse (paper 001, section 2.3), serial.
 - ``determinate``: Fresh Breeze's BFS on trees of chunks (paper 003): spawn/join tasks on
   ``workers`` threads, the same tree for any number of them (``bfs.determinate``).
+- ``hybrid``: paper 002's task-based BFS: t vertex-range tasks, each level each task on
+  the compiled CPU engine or the array side (CuPy on a GPU, NumPy where none), by a
+  threshold lambda (given, or tuned per level) or a fixed split (``bfs.hybrid``).
 - ``gpu-queue``, ``sort-unique``, ``bitmap-filter``, ``edge-parallel``, ``frontier-mask``:
   the array-backend algorithms (``bfs.array``: thesis chapter 4, seed 004), NumPy or CuPy
   by the option ``backend`` ("cpu", "gpu", "auto"); ``direction-optimizing`` with
@@ -32,6 +35,7 @@ from .bottomup import bfs_bottomup
 from .direction_optimizing import bfs_direction_optimizing
 from .spmv import bfs_spmv
 from .determinate import bfs_determinate
+from .hybrid import bfs_hybrid
 from .array import ARRAY_ALGORITHMS
 
 ALGORITHMS = {
@@ -42,6 +46,7 @@ ALGORITHMS = {
     "direction-optimizing": bfs_direction_optimizing,
     "spmv": bfs_spmv,
     "determinate": bfs_determinate,
+    "hybrid": bfs_hybrid,
     **ARRAY_ALGORITHMS,
 }
 DEFAULT_ALGORITHM = "direction-optimizing"

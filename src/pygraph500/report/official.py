@@ -32,9 +32,12 @@ def format_levels(levels: list[dict], title: str = "") -> str:
     Levels of the array-backend algorithms carry thesis Table 4.1 (CLQ, NLF, LV, NLQ, QR,
     UR) and their phase times: those are printed instead. Levels of ``determinate`` add
     the tasks run (all; MergeSparseVectors of the search; UpdateParent and the merges it
-    spawned) and the chunks allocated."""
+    spawned) and the chunks allocated. Levels of ``hybrid`` show where the tasks ran
+    (``_format_hybrid``)."""
     if levels and "CLQ" in levels[0]:
         return _format_table41(levels, title)
+    if levels and "sides" in levels[0]:
+        return _format_hybrid(levels, title)
     tasks = bool(levels) and "chunks" in levels[0]
     head = f"{'level':>5} {'direction':>10} {'frontier':>12} {'edges':>14} {'discovered':>12} {'UR':>7} {'time ms':>9}"
     if tasks:
@@ -141,4 +144,31 @@ def format_phases(phases: list[dict], title: str = "") -> str:
     rows = [title] if title else []
     rows.append(head)
     rows += [" ".join(cell(k, ph[k]) for k in cols) for ph in phases]
+    return "\n".join(rows)
+
+
+_SIDES_SHOWN = 64  # task characters printed per level (the JSON has all, with their times)
+
+
+def _format_hybrid(levels: list[dict], title: str) -> str:
+    """The hybrid BFS's levels (paper 002): tasks on the CPU and on the array side, lambda,
+    the tuner's predicted time against the level's, each side's time, the transfers (KB and
+    count each way), duplicates, and a character per task (C: CPU, G: array side, .: idle)."""
+    head = (f"{'level':>5} {'dir':>3} {'frontier':>10} {'edges':>11} {'found':>10} {'cpu':>5} "
+            f"{'array':>5} {'lambda':>8} {'pred ms':>8} {'time ms':>8} {'cpu ms':>8} "
+            f"{'array ms':>8} {'h2d KB/#':>12} {'d2h KB/#':>12} {'dups':>6}  tasks")
+    rows = [title, head] if title else [head]
+    for lv in levels:
+        lam = "explore" if lv["explore"] else ("-" if lv["lambda"] < 0 else f"{lv['lambda']:g}")
+        pred = "-" if lv["predicted"] < 0 else f"{lv['predicted'] * 1e3:.3f}"
+        sides = lv["sides"]
+        if len(sides) > _SIDES_SHOWN:
+            sides = sides[:_SIDES_SHOWN] + f"... ({len(lv['sides'])})"
+        rows.append(
+            f"{lv['level']:>5} {'bu' if lv['direction'] == 'bottom-up' else 'td':>3} "
+            f"{lv['frontier']:>10} {lv['edges_examined']:>11} {lv['discovered']:>10} "
+            f"{lv['cpu_tasks']:>5} {lv['dev_tasks']:>5} {lam:>8} {pred:>8} "
+            f"{lv['time'] * 1e3:>8.3f} {lv['cpu_time'] * 1e3:>8.3f} {lv['dev_time'] * 1e3:>8.3f} "
+            f"{lv['h2d_bytes'] / 1e3:>7.1f}/{lv['h2d_count']:<4} "
+            f"{lv['d2h_bytes'] / 1e3:>7.1f}/{lv['d2h_count']:<4} {lv['duplicates']:>6}  {sides}")
     return "\n".join(rows)
