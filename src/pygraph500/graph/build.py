@@ -162,7 +162,7 @@ def _insertion_sort(out, s, e):
 def _bucket_then_insertion_sort(out, s, e, tmp, cnt, label_bits):
     """Sort out[s:e] by one counting pass on the top log2(len) label bits (into tmp), then
     an insertion sort whose moves stay inside buckets: 2.4x faster than insertion alone on
-    rows of 17-64 random labels. Clustered labels (the sum of squared bucket sizes above
+    rows of 17-64 random labels (``bench_kernels.py --phases``). Clustered labels (the sum of squared bucket sizes above
     4x the length) take the plain insertion sort instead."""
     d = e - s
     b = 1
@@ -265,7 +265,7 @@ def _sort_dedup_rows(indptr, out, newdeg, vbounds, label_bits, bits, passes, pac
 @intrinsic
 def _move_left(typingctx, arr, dst, src, count):
     """``arr[dst:dst + count] = arr[src:src + count]`` for overlapping ranges, as one
-    ``llvm.memmove`` (the libc's vectorised copy; an element loop here is 3x slower)."""
+    ``llvm.memmove`` (an element loop here is 3x slower: ``bench_kernels.py --phases``)."""
     def codegen(context, builder, sig, args):
         a, d, s, c = args
         ary = context.make_array(sig.args[0])(context, builder, a)
