@@ -15,7 +15,11 @@ over the default's). Then the checks, untimed: the deterministic trees of two re
 identical, those of 1 and 2 threads are identical, and every algorithm's deterministic tree
 is the one ``direction-optimizing`` gives.
 
+``--depth`` adds a third mode, the default with ``depth=True`` (what keeping the depth array
+costs alone, the part of the deterministic cost the rule needs), timed in the same rotation.
+
     python benchmarks/bench_deterministic.py [--scale 20] [--roots 16] [--algorithms ...]
+                                             [--depth]
 
 Output: a markdown table on stdout, progress on stderr. The target: deterministic
 ``direction-optimizing`` loses at most 15% of its harmonic-mean TEPS at SCALE 20.
@@ -38,9 +42,9 @@ def _log(msg: str) -> None:
     print(msg, file=sys.stderr, flush=True)
 
 
-def _timed(fn, graph, root, det):
+def _timed(fn, graph, root, det, depth=False):
     t0 = time.perf_counter()
-    res = fn(graph, root, depth=False, deterministic=det)
+    res = fn(graph, root, depth=depth, deterministic=det)
     return time.perf_counter() - t0, res
 
 
@@ -69,6 +73,8 @@ def main(argv=None) -> None:
                     help=f"algorithms to time (default: {' '.join(COMPILED)})")
     ap.add_argument("--check-roots", type=int, default=4,
                     help="roots of the identical-tree checks (default 4)")
+    ap.add_argument("--depth", action="store_true",
+                    help="also the default with depth=True (the depth array's cost alone)")
     args = ap.parse_args(argv)
     sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "src"))
 
@@ -102,20 +108,21 @@ def main(argv=None) -> None:
           f"each root searched once per mode, the modes alternating.\n")
     print("| algorithm | median ms | det. median ms | hmean MTEPS | det. hmean MTEPS | "
           "cost | identical: runs | 1 vs " + str(threads) + " threads | = " + DEFAULT_ALGORITHM
-          + " |")
-    print("|---|---|---|---|---|---|---|---|---|")
+          + " |" + (" depth=True hmean MTEPS | its cost |" if args.depth else ""))
+    print("|---" * (11 if args.depth else 9) + "|")
+    modes = [False, True] + (["depth"] if args.depth else [])
     canonical = None
     for name in algos:
         fn = ALGORITHMS[name]
-        _timed(fn, graph, roots[0], False)  # warm-up (and compilation) of both modes
-        _timed(fn, graph, roots[0], True)
-        times = {False: [], True: []}
+        for mode in modes:  # warm-up (and compilation) of every mode
+            _timed(fn, graph, roots[0], mode is True, mode == "depth")
+        times = {mode: [] for mode in modes}
         for i, r in enumerate(roots):
-            for det in ((False, True) if i % 2 == 0 else (True, False)):
-                t, res = _timed(fn, graph, r, det)
-                times[det].append(t)
+            for mode in modes[i % len(modes):] + modes[:i % len(modes)]:  # rotated per root
+                t, res = _timed(fn, graph, r, mode is True, mode == "depth")
+                times[mode].append(t)
                 del res
-        teps = {det: hmean_teps(times[det], nedge) for det in times}
+        teps = {mode: hmean_teps(times[mode], nedge) for mode in times}
         cost = 1.0 - teps[True] / teps[False]
         again, serial, trees = _same_trees(fn, graph, roots[:args.check_roots], threads)
         if canonical is None:
@@ -126,7 +133,9 @@ def main(argv=None) -> None:
               f"{np.median(times[True]) * 1e3:.2f} | {teps[False] / 1e6:.1f} | "
               f"{teps[True] / 1e6:.1f} | {cost * 100:+.1f}% "
               f"(x{fmt_ratio(teps[False] / teps[True])}) | {yes[again]} | {yes[serial]} | "
-              f"{yes[same]} |")
+              f"{yes[same]} |" + (f" {teps['depth'] / 1e6:.1f} | "
+                                  f"{(1.0 - teps['depth'] / teps[False]) * 100:+.1f}% |"
+                                  if args.depth else ""))
         _log(f"{name}: done")
     print(f"\ncost: 1 - (deterministic hmean TEPS) / (default hmean TEPS); xR: default over "
           f"deterministic. identical: the deterministic trees of the first "

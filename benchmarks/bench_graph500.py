@@ -3,9 +3,8 @@
 For each SCALE it runs ``python -m pygraph500 run --scale S --json ...`` and reports what the
 issue asks for: generation rate, construction time, harmonic-mean TEPS, validation time per
 root, total wall time (JIT compilation or cache loading included) and peak resident memory of
-that process. The reference C implementation's figures on this machine class (SCALE 20, one
-process) are printed beside ours as ratios; they were measured outside this repository, since
-its code cannot be built here.
+that process. (No figures of the reference C implementation are compared: its code cannot be
+built here, and quoted figures are not a measurement.)
 
     python benchmarks/bench_graph500.py [--scales 16 18 20 22] [--algorithm NAME]
                                         [--kernel bfs|sssp|both] [--validation csr|tuples]
@@ -16,7 +15,8 @@ time and SSSP validation time per root (and the ratio of the two validations).
 ``--memory`` adds what the peak holds: the interpreter with the compiled kernels loaded (the
 peak of a SCALE 4 run), the graph's arrays (CSR, tuple counts), what validation keeps (parent,
 depth and levels: 17 bytes a vertex), and the peak beyond the interpreter over the last two.
-``--scales 20 21 22 23 24 25 26 --memory`` is the SCALE 26 table of RESULTS.md.
+``--scales 20 21 22 23 24 25 26 --memory`` measures the peaks up to SCALE 26 (not yet in
+RESULTS.md).
 """
 from __future__ import annotations
 
@@ -28,11 +28,6 @@ import subprocess
 import sys
 import tempfile
 import time
-
-# Graph500 reference v3.0.1, one process, SCALE 20, this machine class (from the issue).
-REFERENCE_SCALE20 = {"gen_rate": 2.8e6, "construction": 2.0, "hmean_teps": 46e6,
-                     "validate_per_root": 1.67, "wall": 148.0, "peak_mb": 440.0}
-
 
 def run_one(scale: int, algorithm: str | None, threads: int | None, kernel: str = "bfs",
             validation: str | None = None) -> dict:
@@ -130,16 +125,6 @@ def main() -> None:
             print(f"| {r['scale']} | {r['sssp_teps'] / 1e6:.1f} | {r['median_sssp'] * 1e3:.1f} | "
                   f"{r['sssp_validate']:.3f} | "
                   f"{r['sssp_validate'] / r['validate_per_root']:.2f} |")
-    for r in rows:
-        if r["scale"] == 20 and args.kernel == "bfs":  # the figures are the BFS-only reference's
-            ref = REFERENCE_SCALE20
-            print("\nSCALE 20, ours vs the reference C implementation (one process):")
-            print(f"  generation rate   {r['gen_rate'] / ref['gen_rate']:.1f}x faster")
-            print(f"  construction      {ref['construction'] / r['construction']:.1f}x faster")
-            print(f"  harmonic TEPS     {r['hmean_teps'] / ref['hmean_teps']:.1f}x higher")
-            print(f"  validation/root   {ref['validate_per_root'] / r['validate_per_root']:.1f}x faster")
-            print(f"  wall time         {ref['wall'] / r['wall']:.1f}x shorter")
-            print(f"  peak memory       {r['peak_mb'] / ref['peak_mb']:.2f}x of the reference's")
 
 
 if __name__ == "__main__":

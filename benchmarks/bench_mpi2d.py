@@ -9,7 +9,8 @@ process, every tree validated; at P = 4 also 2D with ``--compress none``, at P =
 2x1 mesh; and the embedded default on 2 threads. Per run: harmonic-mean TEPS, comp / comm ms per search (the sum over
 levels, mean over processes, median over searches), and bytes per traversed edge (all
 processes and searches, over the TEPS numerators): expand (frontier allgathers), fold sent,
-the fold's pairs uncompressed (two vertex ids each), and all bytes sent. Then the per-level
+the fold's pairs uncompressed (two vertex ids each), and all bytes sent; the median
+validation seconds per root and kernel 1's seconds (construction_time). Then the per-level
 table of the first search at P = 4 for both partitions.
 
 Part 2, simulated (``--model``): every BFS level of the first ``--model-roots`` searches of the
@@ -100,14 +101,15 @@ def run(procs: int, scale: int, roots: int, partition: str, compress: str | None
 
 def table(rows: list[dict]) -> str:
     head = ("| SCALE | algorithm | P | partition | mesh | compress | MTEPS | comp ms | comm ms | expand B/edge "
-            "| fold B/edge | fold raw B/edge | all sent B/edge | fold B/pair | validate s |")
+            "| fold B/edge | fold raw B/edge | all sent B/edge | fold B/pair | validate s | construction s |")
     lines = [head, "|---" * (head.count("|") - 1) + "|"]
     for r in rows:
         lines.append(
             f"| {r['scale']} | {r['algorithm']} | {r['procs']} | {r['partition']} | {r['grid']} | {r['compress']} | "
             f"{r['teps'] / 1e6:.1f} | {r['comp_ms']:.1f} | {r['comm_ms']:.1f} | "
             f"{r['expand_per_edge']:.3f} | {r['fold_per_edge']:.3f} | {r['raw_per_edge']:.3f} | "
-            f"{r['sent_per_edge']:.3f} | {r['pair_bytes']:.2f} | {r['validate']:.3f} |")
+            f"{r['sent_per_edge']:.3f} | {r['pair_bytes']:.2f} | {r['validate']:.3f} | "
+            f"{r['construction']:.2f} |")
     return "\n".join(lines)
 
 

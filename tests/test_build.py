@@ -169,3 +169,24 @@ def test_every_row_sort_path(threads, length):
     src = np.concatenate([np.full(length, h) for h in hubs])
     dst = np.concatenate(rows)
     check_against_oracle(src, dst, n)
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+def test_phases_timed_without_changing_the_graph(weighted):
+    """build_csr(phases=...) (bench_kernels.py --phases) names every step and builds the
+    oracle's graph; the steps' seconds add up to no more than the whole build."""
+    import time
+
+    rng = np.random.default_rng(7)
+    src, dst = random_edges(rng, 3000, 60_000, skew=True)
+    w = rng.random(src.shape[0]).astype(np.float32) if weighted else None
+    phases = {}
+    t0 = time.perf_counter()
+    g = build_csr(EdgeList(src, dst, 3000, weight=w), phases=phases)
+    total = time.perf_counter() - t0
+    indptr, indices = oracle(src, dst, 3000)
+    np.testing.assert_array_equal(g.indptr, indptr)
+    np.testing.assert_array_equal(g.indices, indices)
+    steps = ["count", "offsets", "scatter", "sort + dedup", "compaction"]
+    assert list(phases) == steps + (["split"] if weighted else [])
+    assert all(s >= 0 for s in phases.values()) and sum(phases.values()) <= total

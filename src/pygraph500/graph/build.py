@@ -28,6 +28,8 @@ The chunk count ``C`` is at most the number of numba threads and is lowered so t
 """
 from __future__ import annotations
 
+import time
+
 import numba
 import numpy as np
 from numba import njit, prange, types
@@ -38,7 +40,7 @@ from ..backend.memory import require_memory
 from ..errors import InputError
 from .types import CSRGraph, EdgeList, index_dtype
 
-__all__ = ["build_csr", "count_tuples", "place_tuples", "TupleCounts", "sort_dedup_rows"]
+__all__ = ["build_csr", "count_tuples", "place_tuples", "TupleCounts", "sort_dedup_rows", "lap"]
 
 _LOW32 = np.int64(0xFFFFFFFF)
 # Largest count table (bytes) we allow beyond max(64 MiB, 1/4 of the edge list's bytes).
@@ -160,7 +162,7 @@ def _insertion_sort(out, s, e):
 def _bucket_then_insertion_sort(out, s, e, tmp, cnt, label_bits):
     """Sort out[s:e] by one counting pass on the top log2(len) label bits (into tmp), then
     an insertion sort whose moves stay inside buckets: 2.4x faster than insertion alone on
-    rows of 17-64 random labels. Clustered labels (the sum of squared bucket sizes above
+    rows of 17-64 random labels (``bench_kernels.py --phases``). Clustered labels (the sum of squared bucket sizes above
     4x the length) take the plain insertion sort instead."""
     d = e - s
     b = 1
@@ -263,7 +265,7 @@ def _sort_dedup_rows(indptr, out, newdeg, vbounds, label_bits, bits, passes, pac
 @intrinsic
 def _move_left(typingctx, arr, dst, src, count):
     """``arr[dst:dst + count] = arr[src:src + count]`` for overlapping ranges, as one
-    ``llvm.memmove`` (the libc's vectorised copy; an element loop here is 3x slower)."""
+    ``llvm.memmove`` (an element loop here is 3x slower: ``bench_kernels.py --phases``)."""
     def codegen(context, builder, sig, args):
         a, d, s, c = args
         ary = context.make_array(sig.args[0])(context, builder, a)
@@ -292,30 +294,49 @@ def _compact(indptr, out, newdeg, vbounds, packed):
     return w
 
 
-def sort_dedup_rows(indptr: np.ndarray, out: np.ndarray, num_labels: int) -> np.ndarray:
+def lap(phases: dict | None, name: str, t0: float) -> float:
+    """Add the seconds since ``t0`` to ``phases[name]`` when ``phases`` is a dict (kernel 1's
+    steps timed for ``benchmarks/bench_kernels.py --phases``); the time now."""
+    t = time.perf_counter()
+    if phases is not None:
+        phases[name] = phases.get(name, 0.0) + t - t0
+    return t
+
+
+def row_ranges(indptr: np.ndarray) -> np.ndarray:
+    """Step 4's vertex ranges: 16 per thread, of about equal entry counts (int64 bounds)."""
+    dchunks = max(1, 16 * numba.get_num_threads())
+    vbounds = np.searchsorted(indptr, (np.arange(dchunks + 1) * int(indptr[-1])) // dchunks)
+    vbounds = vbounds.astype(np.int64)
+    vbounds[0], vbounds[-1] = 0, indptr.shape[0] - 1
+    return vbounds
+
+
+def sort_dedup_rows(indptr: np.ndarray, out: np.ndarray, num_labels: int,
+                    phases: dict | None = None) -> np.ndarray:
     """Steps 4 and 5 for any row layout (also the distributed kernel 1's): every row of
     ``out`` sorted and deduplicated in place, ``indptr`` rewritten, and ``out`` shrunk to the
     entries kept (returned: the same memory when it could be shrunk in place). Labels are
-    below ``num_labels``; radix passes take at most 11 of their bits."""
+    below ``num_labels``; radix passes take at most 11 of their bits. ``phases``: see
+    ``lap``."""
+    t = time.perf_counter()
     n = indptr.shape[0] - 1
     total = int(indptr[-1])
     label_bits = max(1, (num_labels - 1).bit_length())
     passes = -(-label_bits // 11)
     bits = -(-label_bits // passes)
     newdeg = np.empty(n, dtype=np.int64)
-    dchunks = max(1, 16 * numba.get_num_threads())
-    vbounds = np.searchsorted(indptr, (np.arange(dchunks + 1) * total) // dchunks)
-    vbounds = vbounds.astype(np.int64)
-    vbounds[0] = 0
-    vbounds[-1] = n
-    packed = np.empty(dchunks, dtype=np.int64)
+    vbounds = row_ranges(indptr)
+    packed = np.empty(vbounds.shape[0] - 1, dtype=np.int64)
     _sort_dedup_rows(indptr, out, newdeg, vbounds, label_bits, bits, passes, packed)
+    t = lap(phases, "sort + dedup", t)
     final = int(_compact(indptr, out, newdeg, vbounds, packed))
     if final != total:
         try:
             out.resize(final, refcheck=False)  # shrinks in place (realloc), no copy
         except (ValueError, SystemError):
             out = out[:final].copy()
+    lap(phases, "compaction", t)
     return out
 
 
@@ -395,11 +416,13 @@ def count_tuples(edges) -> TupleCounts:
     return TupleCounts(edges)
 
 
-def place_tuples(edges, counted: TupleCounts, sort_vertices: str | None = None) -> CSRGraph:
+def place_tuples(edges, counted: TupleCounts, sort_vertices: str | None = None,
+                 phases: dict | None = None) -> CSRGraph:
     """Kernel 1's second pass and the rest (see ``build_csr``): ``edges`` must give the pieces
-    ``counted`` read. The count table is consumed."""
+    ``counted`` read. The count table is consumed. ``phases``: see ``lap``."""
     if sort_vertices not in SORT_VERTICES:
         raise InputError(f"sort_vertices must be one of {SORT_VERTICES}, got {sort_vertices!r}")
+    t = time.perf_counter()
     n, m, itype, nchunks = counted.n, counted.m, counted.itype, counted.nchunks
     counts, counted.counts = counted.counts, None
     original_label = new_label = None
@@ -408,6 +431,7 @@ def place_tuples(edges, counted: TupleCounts, sort_vertices: str | None = None) 
         new_label = np.empty(n, dtype=np.int64)
         new_label[original_label] = np.arange(n, dtype=np.int64)
         counts = np.ascontiguousarray(counts[:, original_label])  # columns in the new order
+        t = lap(phases, "relabel", t)
 
     indptr = np.empty(n + 1, dtype=np.int64)
     _offsets(counts, indptr)
@@ -417,6 +441,7 @@ def place_tuples(edges, counted: TupleCounts, sort_vertices: str | None = None) 
     _row_lengths(indptr, tuple_degree)
     relabel = new_label if new_label is not None else np.empty(0, dtype=np.int64)
     weights = None
+    t = lap(phases, "offsets", t)
     if not counted.weighted:
         out = np.empty(total, dtype=itype)
         nowb = np.empty(0, dtype=np.int32)
@@ -424,7 +449,8 @@ def place_tuples(edges, counted: TupleCounts, sort_vertices: str | None = None) 
             src, dst = _int64(np.ascontiguousarray(src)), _int64(np.ascontiguousarray(dst))
             _scatter(src, dst, nowb, counts, _edge_bounds(src.shape[0], nchunks), out, relabel)
         del counts
-        out = sort_dedup_rows(indptr, out, n)
+        lap(phases, "scatter", t)
+        out = sort_dedup_rows(indptr, out, n, phases)
     else:  # rows of neighbour << 32 | weight keys; the smallest weight per neighbour kept
         from .weights import check_weights, split_keys
 
@@ -436,14 +462,17 @@ def place_tuples(edges, counted: TupleCounts, sort_vertices: str | None = None) 
             wbits = check_weights(w, first=start).view(np.int32)
             _scatter(src, dst, wbits, counts, _edge_bounds(src.shape[0], nchunks), keys, relabel)
         del counts
-        keys = sort_dedup_rows(indptr, keys, max(1, n) << 32)
+        lap(phases, "scatter", t)
+        keys = sort_dedup_rows(indptr, keys, max(1, n) << 32, phases)
+        t = time.perf_counter()
         indptr, out, weights = split_keys(indptr, keys, itype)
+        lap(phases, "split", t)
     return CSRGraph(indptr=indptr, indices=out, num_vertices=n, num_input_edges=int(m),
                     original_label=original_label, new_label=new_label, weights=weights,
                     tuple_degree=tuple_degree)
 
 
-def build_csr(edges, sort_vertices: str | None = None) -> CSRGraph:
+def build_csr(edges, sort_vertices: str | None = None, phases: dict | None = None) -> CSRGraph:
     """Kernel 1: the symmetric, self-loop-free, deduplicated CSR graph of ``edges``.
 
     ``edges``: an EdgeList, or any tuple source that gives its tuples in pieces the same way
@@ -458,8 +487,13 @@ def build_csr(edges, sort_vertices: str | None = None) -> CSRGraph:
     ``original_label``/``new_label`` and its ids are the new ones.
     A weighted source (kernel 3) gives a weighted graph: each entry carries the smallest
     weight of the tuples joining its vertices (``graph.weights``).
+    ``phases``: a dict that receives the seconds of each step (count, offsets, scatter,
+    sort + dedup, compaction; relabel and split when they run).
     Raises InputError when a label is outside ``[0, num_vertices)`` or a weight is negative.
     """
     if sort_vertices not in SORT_VERTICES:
         raise InputError(f"sort_vertices must be one of {SORT_VERTICES}, got {sort_vertices!r}")
-    return place_tuples(edges, count_tuples(edges), sort_vertices)
+    t = time.perf_counter()
+    counted = count_tuples(edges)
+    lap(phases, "count", t)
+    return place_tuples(edges, counted, sort_vertices, phases)
