@@ -85,11 +85,11 @@ class EmbeddedEngine(Engine):
 
     def warm_up_parts(self) -> dict[str, float]:
         """The search, the generator, kernel 1 and the validator: independent once each has
-        its own tiny inputs (``compile_ahead``); seconds measured on a cold cache. None on a
-        device backend (its kernels are not numba's)."""
+        its own tiny inputs (``compile_ahead``), with the CPU seconds each takes alone on a
+        cold cache. None on a device backend (its kernels are not numba's)."""
         if self.backend.is_gpu:
             return {}
-        return {"search": 25.0, "generator": 9.0, "kernel 1": 6.0, "validation": 10.0}
+        return {"search": 18.0, "generator": 5.5, "kernel 1": 5.5, "validation": 8.5}
 
     def warm_up_part(self, name: str) -> None:
         c = self.config

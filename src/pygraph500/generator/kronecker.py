@@ -234,22 +234,31 @@ def _uniform_edge(n, z0, z1, z2, z3, z4):
 
 
 @njit(cache=True, parallel=True)
-def _generate(kind, pow2, stride, seed_state, start, end, scale, n, val0, val1, a, ab, abc,
-              do_scramble, src, dst, wgt):
-    """Fill src/dst with edges [start, end); kind 0 Kronecker, 1 R-MAT, 2 uniform G(n, m).
-    Kronecker weights go to ``wgt`` unless it is empty."""
+def _generate_kronecker(pow2, stride, seed_state, start, end, scale, val0, val1, src, dst, wgt):
+    """Fill src/dst with Kronecker edges [start, end) (and ``wgt`` with their weights unless
+    it is empty). Apart from the sampled generators: the default run compiles only this (a
+    kernel holding all three compiled 4 s longer)."""
     count = end - start
-    nchunks = (count + _CHUNK - 1) // _CHUNK
     shift = _U64(64 - scale) if scale > 0 else _U64(0)
-    for c in prange(nchunks):
+    for c in prange((count + _CHUNK - 1) // _CHUNK):
+        lo = c * _CHUNK
+        hi = min(lo + _CHUNK, count)
+        st = skip(pow2, seed_state, 0, start + lo, 0)
+        _kronecker_lanes(stride, st, hi - lo, scale, shift, val0, val1, src[lo:hi],
+                         dst[lo:hi], wgt[lo:hi] if wgt.shape[0] else wgt)
+
+
+@njit(cache=True, parallel=True)
+def _generate_sampled(kind, pow2, stride, seed_state, start, end, scale, n, val0, val1, a, ab,
+                      abc, do_scramble, src, dst):
+    """Fill src/dst with edges [start, end); kind 1 R-MAT, 2 uniform G(n, m)."""
+    count = end - start
+    shift = _U64(64 - scale) if scale > 0 else _U64(0)
+    for c in prange((count + _CHUNK - 1) // _CHUNK):
         lo = c * _CHUNK
         hi = min(lo + _CHUNK, count)
         st = skip(pow2, seed_state, 0, start + lo, 0)
         z0, z1, z2, z3, z4 = st[0], st[1], st[2], st[3], st[4]
-        if kind == 0:
-            _kronecker_lanes(stride, st, hi - lo, scale, shift, val0, val1, src[lo:hi],
-                             dst[lo:hi], wgt[lo:hi] if wgt.shape[0] else wgt)
-            continue
         for i in range(lo, hi):
             if kind == 1:
                 u, v = _rmat_edge(scale, shift, val0, val1, a, ab, abc, do_scramble,
@@ -299,9 +308,14 @@ def _run(kind, seed, start, end, total, scale, n, a=0.0, ab=0.0, abc=0.0, do_scr
     src = np.empty(end - start, dtype=np.int64)
     dst = np.empty(end - start, dtype=np.int64)
     wgt = np.empty(end - start if weights else 0, dtype=np.float32)
-    _generate(kind, POW2, EDGE_STRIDE, seed_state, np.int64(start), np.int64(end), np.int64(scale),
-              np.int64(n), np.uint64(val0), np.uint64(val1), float(a), float(ab), float(abc),
-              bool(do_scramble), src, dst, wgt)
+    first, last, scale_ = np.int64(start), np.int64(end), np.int64(scale)
+    if kind == 0:
+        _generate_kronecker(POW2, EDGE_STRIDE, seed_state, first, last, scale_, np.uint64(val0),
+                            np.uint64(val1), src, dst, wgt)
+    else:
+        _generate_sampled(kind, POW2, EDGE_STRIDE, seed_state, first, last, scale_, np.int64(n),
+                          np.uint64(val0), np.uint64(val1), float(a), float(ab), float(abc),
+                          bool(do_scramble), src, dst)
     return src, dst, (wgt if weights else None)
 
 
