@@ -270,6 +270,18 @@ def _generate_sampled(kind, pow2, stride, seed_state, start, end, scale, n, val0
             z0, z1, z2, z3, z4 = matvec(stride, z0, z1, z2, z3, z4)
 
 
+def _generate(kind, pow2, stride, seed_state, start, end, scale, n, val0, val1, a, ab, abc,
+              do_scramble, src, dst, wgt):
+    """Fill src/dst with edges [start, end); kind 0 Kronecker (weights into ``wgt`` unless it
+    is empty), 1 R-MAT, 2 uniform G(n, m): the kernel of that kind."""
+    if kind == 0:
+        _generate_kronecker(pow2, stride, seed_state, start, end, scale, val0, val1, src, dst,
+                            wgt)
+    else:
+        _generate_sampled(kind, pow2, stride, seed_state, start, end, scale, n, val0, val1, a,
+                          ab, abc, do_scramble, src, dst)
+
+
 def check_seed(seed) -> tuple[int, int]:
     try:
         s1, s2 = (int(s) for s in seed)
@@ -308,14 +320,9 @@ def _run(kind, seed, start, end, total, scale, n, a=0.0, ab=0.0, abc=0.0, do_scr
     src = np.empty(end - start, dtype=np.int64)
     dst = np.empty(end - start, dtype=np.int64)
     wgt = np.empty(end - start if weights else 0, dtype=np.float32)
-    first, last, scale_ = np.int64(start), np.int64(end), np.int64(scale)
-    if kind == 0:
-        _generate_kronecker(POW2, EDGE_STRIDE, seed_state, first, last, scale_, np.uint64(val0),
-                            np.uint64(val1), src, dst, wgt)
-    else:
-        _generate_sampled(kind, POW2, EDGE_STRIDE, seed_state, first, last, scale_, np.int64(n),
-                          np.uint64(val0), np.uint64(val1), float(a), float(ab), float(abc),
-                          bool(do_scramble), src, dst)
+    _generate(kind, POW2, EDGE_STRIDE, seed_state, np.int64(start), np.int64(end), np.int64(scale),
+              np.int64(n), np.uint64(val0), np.uint64(val1), float(a), float(ab), float(abc),
+              bool(do_scramble), src, dst, wgt)
     return src, dst, (wgt if weights else None)
 
 
