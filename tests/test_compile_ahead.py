@@ -25,6 +25,7 @@ def _best_max(costs, groups):
 
 
 @pytest.mark.parametrize("costs", [
+    {"search": 18.0, "generator": 5.5, "kernel 1 and checks": 14.0},
     {"search": 25.0, "generator": 9.0, "kernel 1": 6.0, "validation": 10.0},
     {"a": 1.0, "b": 1.0, "c": 1.0},
     {"a": 5.0, "b": 4.0, "c": 3.0, "d": 3.0, "e": 3.0},
@@ -117,3 +118,33 @@ def test_compile_ahead_runs_the_first_group_here_and_survives_failing_workers(mo
     engine = _Recorder({"search": 3.0, "validation": 1.0, "generator": 1.0})
     compile_ahead(engine)
     assert engine.ran == ["search"]
+
+
+def _package_overloads():
+    """Every (function, signature) the package's numba dispatchers hold in this process."""
+    import sys
+
+    from numba.core.registry import CPUDispatcher
+
+    held = set()
+    for name, module in list(sys.modules.items()):
+        if name.startswith("pygraph500") and module is not None:
+            for attr in vars(module).values():
+                if isinstance(attr, CPUDispatcher):
+                    held.update((attr.py_func.__qualname__, sig) for sig in attr.signatures)
+    return held
+
+
+@pytest.mark.parametrize("options", [
+    {}, {"kernel": "both"}, {"sort_vertices": "degree"}, {"validate": False},
+    {"algorithm": "topdown-queue"},
+])
+def test_the_parts_hold_every_kernel_the_warm_up_needs(options):
+    """After the parts (here, in this process), the engine's warm-up needs no kernel, nor
+    signature, that they did not compile or load."""
+    engine = EmbeddedEngine(RunConfig(scale=6, **options))
+    for name in engine.warm_up_parts():
+        engine.warm_up_part(name)
+    before = _package_overloads()
+    engine.warm_up()
+    assert _package_overloads() - before == set()

@@ -2,8 +2,8 @@
 
 numba compiles one function at a time per process, so the first run after an install spent
 its whole warm-up compiling on one core. An engine's warm-up splits into independent parts
-(``Engine.warm_up_parts``: for the embedded engine the search, the generator, kernel 1 and the
-validator), each on tiny inputs made without compiled code (``tiny_edges``,
+(``Engine.warm_up_parts``: for the embedded engine the search, the generator, and kernel 1 with
+the validator), each on tiny inputs made without compiled code (``tiny_edges``,
 ``tiny_bfs_tree``). ``compile_ahead`` runs them at the same time, one group per usable core:
 the first group in this process, the others in worker processes (``python -m
 pygraph500.benchmark.compile_ahead``, not multiprocessing, which would re-run a user's
