@@ -120,11 +120,16 @@ def test_bad_seed_is_usage_error():
     assert p.returncode == 2 and "out of range" in p.stderr and "Traceback" not in p.stderr
 
 
-def test_info():
-    p = graph500("info")
-    assert p.returncode == 0
+def test_info(tmp_path, monkeypatch):
+    p = graph500("info", "--compile")  # the tree's own cache: compiled (now or before)
+    assert p.returncode == 0, p.stderr
     for key in ("numba", "threads", "mpi", "gpu"):
         assert key in p.stdout
+    assert "this version compiled" in p.stdout
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))  # an empty cache
+    p = graph500("info")
+    line = next(l for l in p.stdout.splitlines() if l.startswith("kernel cache:"))
+    assert str(tmp_path) in line and "not compiled yet (graph500 info --compile)" in line
 
 
 def test_invalid_run_prints_no_results_and_exits_1(monkeypatch, capsys, tmp_path):

@@ -25,9 +25,7 @@ Kernel 3::
 """
 __version__ = "0.1.0"
 
-from .primitives import numba_cache as _numba_cache
-
-_numba_cache.install()  # before any cached kernel is loaded
+from . import primitives  # noqa: F401  (first: installs numba's package cache, numba_cache)
 
 from .benchmark import BenchmarkResult, RunConfig, choose_roots, run_benchmark
 from .bfs import ALGORITHMS, DEFAULT_ALGORITHM, BFSResult

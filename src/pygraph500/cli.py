@@ -163,7 +163,9 @@ def build_parser() -> argparse.ArgumentParser:
                      help="kernel 3: the tuples' weights as `graph500 generate --weights` "
                           "writes them (little-endian float32, one per tuple)")
 
-    sub.add_parser("info", help="versions, threads, and whether MPI and a GPU are usable")
+    info = sub.add_parser("info", help="versions, threads, MPI, GPU, the kernel cache")
+    info.add_argument("--compile", action="store_true",
+                      help="first compile the default run's kernels (as its first run would)")
 
     one = sub.add_parser(
         "bfs", help="one search on a user's graph file, optionally writing the tree",
@@ -363,8 +365,12 @@ def _cmd_validate(args) -> int:
 
 def _cmd_info(args) -> int:
     from .backend import system_info
+    from .benchmark import compile_kernels
+    from .primitives.numba_cache import describe_cache
 
-    for key, value in system_info().items():
+    if args.compile:
+        compile_kernels()
+    for key, value in {**system_info(), "kernel cache": describe_cache()}.items():
         print(f"{key + ':':<18}{value}")
     return 0
 

@@ -6,9 +6,9 @@ from .engine import Engine
 from .loop import run_engine, run_trials
 from .result import BenchmarkResult, SearchRun
 from .roots import NUM_ROOTS, choose_roots
-from .run import Launch, make_engine, run_benchmark
+from .run import Launch, compile_kernels, make_engine, run_benchmark
 from .stats import summary, teps_summary
 
 __all__ = ["NUM_ROOTS", "choose_roots", "RunConfig", "GPU_ALGORITHMS", "BenchmarkResult",
            "SearchRun", "Engine", "Launch", "make_engine", "run_engine", "run_trials",
-           "run_benchmark", "summary", "teps_summary"]
+           "run_benchmark", "compile_kernels", "summary", "teps_summary"]

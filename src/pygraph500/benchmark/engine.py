@@ -58,6 +58,16 @@ class Engine(ABC):
         """Load (or compile) every kernel of the run on a tiny graph, so that the timed
         phases measure the work and not the one-time code loading."""
 
+    def warm_up_parts(self) -> dict[str, float]:
+        """Independent parts of ``warm_up`` that worker processes may compile at the same
+        time on a cold cache (``compile_ahead``), each with its rough share of the compile
+        time; none by default."""
+        return {}
+
+    def warm_up_part(self, name: str) -> None:
+        """Compile (or load) the kernels of one part of ``warm_up_parts``."""
+        raise NotImplementedError(name)
+
     @abstractmethod
     def load(self) -> None:
         """The edge list: generated, or read from a file (timed: graph_generation)."""

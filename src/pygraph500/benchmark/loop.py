@@ -15,6 +15,7 @@ import numpy as np
 
 from ..errors import InputError
 from ..primitives.numba_cache import compiled_before, note_compiled
+from .compile_ahead import compile_ahead
 from .config import RunConfig
 from .engine import Engine
 from .result import BenchmarkResult, SearchRun
@@ -73,10 +74,12 @@ def run_engine(engine: Engine, config: RunConfig, progress=None) -> BenchmarkRes
     """The whole benchmark on ``engine``. ``progress(phase, done, total)`` is called as work
     advances (the CLI prints it on stderr; pass None on the processes that stay silent)."""
     report = progress or _silent
-    cold = not compiled_before()  # numba compiles the kernels once per install (a minute)
+    cold = not compiled_before()  # numba compiles the kernels once per install
     phase = "compiling kernels (once per install)" if cold else "warm-up"
     report(phase, 0, 1)
     t0 = time.perf_counter()
+    if cold:
+        compile_ahead(engine)  # the warm-up's parts at once on every core
     engine.warm_up()
     warmup_time = engine.elapsed(t0)
     report(phase, 1, 1)

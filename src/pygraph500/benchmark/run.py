@@ -21,7 +21,7 @@ from .engine import Engine
 from .loop import run_engine
 from .result import BenchmarkResult
 
-__all__ = ["Launch", "make_engine", "run_benchmark"]
+__all__ = ["Launch", "make_engine", "run_benchmark", "compile_kernels"]
 
 
 def distributed_engine(config: RunConfig) -> type[DistributedEngine]:
@@ -82,6 +82,14 @@ class Launch:
         is called on the reporting process only."""
         progress = progress if self.reporting else None
         return run_engine(make_engine(self.config, self.comm, progress), self.config, progress)
+
+
+def compile_kernels() -> None:
+    """Compile the default run's kernels into numba's cache now (``graph500 info
+    --compile``): the default benchmark on a SCALE 4 graph needs every one of them."""
+    from ..report import Progress
+
+    run_benchmark(RunConfig(scale=4, num_roots=1), Progress(None))
 
 
 def run_benchmark(config: RunConfig, progress=None) -> BenchmarkResult:

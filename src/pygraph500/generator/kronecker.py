@@ -234,22 +234,31 @@ def _uniform_edge(n, z0, z1, z2, z3, z4):
 
 
 @njit(cache=True, parallel=True)
-def _generate(kind, pow2, stride, seed_state, start, end, scale, n, val0, val1, a, ab, abc,
-              do_scramble, src, dst, wgt):
-    """Fill src/dst with edges [start, end); kind 0 Kronecker, 1 R-MAT, 2 uniform G(n, m).
-    Kronecker weights go to ``wgt`` unless it is empty."""
+def _generate_kronecker(pow2, stride, seed_state, start, end, scale, val0, val1, src, dst, wgt):
+    """Fill src/dst with Kronecker edges [start, end) (and ``wgt`` with their weights unless
+    it is empty). Apart from the sampled generators: the default run compiles only this (a
+    kernel holding all three compiled 4 s longer)."""
     count = end - start
-    nchunks = (count + _CHUNK - 1) // _CHUNK
     shift = _U64(64 - scale) if scale > 0 else _U64(0)
-    for c in prange(nchunks):
+    for c in prange((count + _CHUNK - 1) // _CHUNK):
+        lo = c * _CHUNK
+        hi = min(lo + _CHUNK, count)
+        st = skip(pow2, seed_state, 0, start + lo, 0)
+        _kronecker_lanes(stride, st, hi - lo, scale, shift, val0, val1, src[lo:hi],
+                         dst[lo:hi], wgt[lo:hi] if wgt.shape[0] else wgt)
+
+
+@njit(cache=True, parallel=True)
+def _generate_sampled(kind, pow2, stride, seed_state, start, end, scale, n, val0, val1, a, ab,
+                      abc, do_scramble, src, dst):
+    """Fill src/dst with edges [start, end); kind 1 R-MAT, 2 uniform G(n, m)."""
+    count = end - start
+    shift = _U64(64 - scale) if scale > 0 else _U64(0)
+    for c in prange((count + _CHUNK - 1) // _CHUNK):
         lo = c * _CHUNK
         hi = min(lo + _CHUNK, count)
         st = skip(pow2, seed_state, 0, start + lo, 0)
         z0, z1, z2, z3, z4 = st[0], st[1], st[2], st[3], st[4]
-        if kind == 0:
-            _kronecker_lanes(stride, st, hi - lo, scale, shift, val0, val1, src[lo:hi],
-                             dst[lo:hi], wgt[lo:hi] if wgt.shape[0] else wgt)
-            continue
         for i in range(lo, hi):
             if kind == 1:
                 u, v = _rmat_edge(scale, shift, val0, val1, a, ab, abc, do_scramble,
@@ -259,6 +268,18 @@ def _generate(kind, pow2, stride, seed_state, start, end, scale, n, val0, val1, 
             src[i] = u
             dst[i] = v
             z0, z1, z2, z3, z4 = matvec(stride, z0, z1, z2, z3, z4)
+
+
+def _generate(kind, pow2, stride, seed_state, start, end, scale, n, val0, val1, a, ab, abc,
+              do_scramble, src, dst, wgt):
+    """Fill src/dst with edges [start, end); kind 0 Kronecker (weights into ``wgt`` unless it
+    is empty), 1 R-MAT, 2 uniform G(n, m): the kernel of that kind."""
+    if kind == 0:
+        _generate_kronecker(pow2, stride, seed_state, start, end, scale, val0, val1, src, dst,
+                            wgt)
+    else:
+        _generate_sampled(kind, pow2, stride, seed_state, start, end, scale, n, val0, val1, a,
+                          ab, abc, do_scramble, src, dst)
 
 
 def check_seed(seed) -> tuple[int, int]:

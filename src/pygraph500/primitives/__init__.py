@@ -3,6 +3,10 @@ alike: numba atomics (``atomics``), bit operations (``bits``), bitmaps and their
 (``bitmaps``), the in-kernel clock (``clock``), Beamer's direction test (``direction``), the
 whole-array ``xp`` steps (``arrays``) and numba's package-wide cache key (``numba_cache``).
 """
+from . import numba_cache
+
+numba_cache.install()  # before the first cached kernel below is defined (its cache is made then)
+
 from .atomics import (cas, cas_acquire, fetch_add, fetch_add_acq_rel, fetch_min, fetch_or,
                       store_release)
 from .bits import cttz, popcount

@@ -57,21 +57,28 @@ def log_start(state):
 def log_room(stats, dirs, batches, state, need):
     """The log's arrays with room for ``need`` more rows and batches: the same arrays, or
     copies twice as large. Drivers call it before logging; the serial stretches stop when
-    they run short of room (two rows and three batches per level)."""
+    they run short of room (two rows and three batches per level). The copies are loops: a
+    slice assignment brings numba's shape check, whose formatted message costs the first
+    run 4 s of compiling string code."""
     nrow = state[4]
     if nrow + need > stats.shape[0]:
         cap = max(2 * stats.shape[0], nrow + need)
         grown = np.empty((cap, stats.shape[1]), stats.dtype)
-        grown[:nrow] = stats[:nrow]
+        for i in range(nrow):
+            for j in range(stats.shape[1]):
+                grown[i, j] = stats[i, j]
         stats = grown
         grown_dirs = np.empty(cap, dirs.dtype)
-        grown_dirs[:nrow] = dirs[:nrow]
+        for i in range(nrow):
+            grown_dirs[i] = dirs[i]
         dirs = grown_dirs
     nb = state[1]
     if nb + need > batches.shape[0]:
         cap = max(2 * batches.shape[0], nb + need)
         grown_b = np.empty((cap, 2), batches.dtype)
-        grown_b[:nb] = batches[:nb]
+        for i in range(nb):
+            grown_b[i, 0] = batches[i, 0]
+            grown_b[i, 1] = batches[i, 1]
         batches = grown_b
     return stats, dirs, batches
 
