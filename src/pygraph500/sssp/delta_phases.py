@@ -43,7 +43,7 @@ __all__ = ["MAX_BIN", "MAX_ENTRIES", "bin_of", "slot_of", "take", "take_parallel
 
 MAX_BIN = np.int64(1) << 62
 _ONE = np.uint64(1)
-_AHEAD_TAKE = 8  # prefetch distances: entries of a list ahead
+_AHEAD_TAKE = 16  # prefetch distances: entries of a list ahead
 # A heavy entry's first word: the row position of its rest << _REST_BITS | the entries the
 # rest has (_REST_CAP and more: the row's end is read from indptr). Positions stay below
 # MAX_ENTRIES.
@@ -296,14 +296,26 @@ def _settle_part(rud, rc, rdue, lo, hi, state, settled, base, hpool, hcnext, hfs
 
 
 @njit(cache=True)
-def settle(rud, rc, rdue, nrec, state, settled, base, hpool, hcnext, hfstack, hctr, hcount,
-           hhead, htail):
-    """``settle_parallel``'s shares one after the other on the calling thread."""
+def settle(rud, rc, rdue, nrec, settled, base, hpool, hcnext, hfstack, hctr, hcount, hhead,
+           htail):
+    """``settle_parallel`` on the calling thread, without reading the state words: the
+    records latest first, the first of each vertex is the one with its final distance (a
+    vertex taken again in a later step was lowered in between). The heavy entries are
+    spread over the threads' lists."""
     nthreads = hcount.shape[0]
-    for t in range(nthreads):
-        _settle_part(rud, rc, rdue, (nrec * t) // nthreads, (nrec * (t + 1)) // nthreads,
-                     state, settled, base, hpool, hcnext, hfstack, hctr, hcount, hhead, htail,
-                     np.int64(t))
+    done = 0
+    for i in range(nrec - 1, -1, -1):
+        ud = rud[i]
+        u = ud >> 32
+        w64 = u >> 6
+        bit = _ONE << np.uint64(u & 63)
+        if settled[w64] & bit:
+            continue
+        settled[w64] |= bit
+        if rdue[i] >= 0:
+            _push_heavy(hpool, hcnext, hfstack, hctr, hcount, hhead, htail, done % nthreads,
+                        slot_of(rdue[i], base), rc[i], ud)
+            done += 1
 
 
 @njit(cache=True, parallel=True)

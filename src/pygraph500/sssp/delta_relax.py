@@ -20,7 +20,8 @@ __all__ = ["relax_edges", "relax_parallel"]
 
 _ONE = np.uint64(1)
 _CHUNKS_PER_THREAD = 16
-_AHEAD = 6  # prefetch distance: jobs ahead
+_AHEAD = 16  # prefetch distance: jobs ahead, their first _AHEAD_ENTRIES entries
+_AHEAD_ENTRIES = 128
 _LAG = 16  # unsettled targets are prefetched this many finds before their relaxation
 _LAG_MASK = _LAG - 1
 
@@ -60,10 +61,12 @@ def relax_edges(lo, hi, nbr, wt, state, settled, jst, jud, wp, inv_delta, base, 
             if wp[i + 1] >= hi:
                 break
             i += 1
-            if i + _AHEAD < nj:
+            if i + _AHEAD < nj:  # the first lines of a run a few runs on
                 a = jst[i + _AHEAD]
-                prefetch(nbr, a)
-                prefetch(nbr, a + 16)
+                b = a + min(wp[i + _AHEAD + 1] - wp[i + _AHEAD], _AHEAD_ENTRIES)
+                while a < b:
+                    prefetch(nbr, a)
+                    a += 16
             e = jst[i]
             e_end = jst[i] - wp[i] + min(hi, wp[i + 1])
         if found:

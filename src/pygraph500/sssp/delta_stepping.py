@@ -224,8 +224,8 @@ def _search(indptr, nbr, wt, root, state, inv_delta, look, min_run, nthreads, se
             settle_parallel(rud, rc, rdue, nrec, state, settled, base, hpool, hcnext, hfstack,
                             hctr, hcount, hhead, htail)
         else:
-            settle(rud, rc, rdue, nrec, state, settled, base, hpool, hcnext, hfstack, hctr,
-                   hcount, hhead, htail)
+            settle(rud, rc, rdue, nrec, settled, base, hpool, hcnext, hfstack, hctr, hcount,
+                   hhead, htail)
         cur += 1
     if nb + 1 > batches.shape[0]:
         rows, batches = log_grow(rows, batches, nrow, nb)
