@@ -11,7 +11,7 @@ uniform [0, 1) float32 weights (roots: a corner or end, and the middle).
 Systems, each on the same weighted CSR:
 
 - ours: every algorithm of ``pygraph500.sssp.ALGORITHMS`` (or ``--algorithms``), numba's
-  threads (2 on the development VM);
+  threads (2 on the development VM); with ``--one-thread`` the default one on one thread too;
 - ``scipy``: ``scipy.sparse.csgraph.dijkstra(A, indices=root, min_only=True)`` on a
   ``csr_matrix`` with float64 data and int32 indices built once, untimed (what csgraph works
   on, so the call converts nothing);
@@ -32,10 +32,13 @@ for every system; harmonic mean = 1 / mean(time / nedge). ``/ scipy`` is the sys
 harmonic-mean TEPS over scipy's on the roots both ran (> 1: faster than scipy).
 
 The load average (``os.getloadavg``) is printed before every graph: the development VM is
-shared, and a busy second core slows every parallel phase.
+shared, and a busy second core slows every parallel phase. As ``graph500 run`` does, the
+script makes the threads wait with a bounded spin when other processes hold the cores at
+its start (``backend.threads.shared_machine``; the output says so).
 
     python benchmarks/bench_sssp.py [--scales 18 20 22] [--roots K] [--budget S]
-                                    [--high-diameter] [--peers scipy networkit] [--json FILE]
+                                    [--high-diameter] [--peers scipy networkit] [--one-thread]
+                                    [--json FILE]
 
 Output: markdown tables on stdout (paste into benchmarks/RESULTS.md), progress on stderr.
 """
@@ -102,21 +105,32 @@ def graph_title(spec: dict) -> str:
 # ---- systems: prepare (untimed) -> search (timed) -> distances (untimed) -----------------------
 
 class Ours:
-    def __init__(self, algo):
+    def __init__(self, algo, threads=None):
         import numba
         from pygraph500.sssp import ALGORITHMS
 
-        self.name = f"ours: {algo}"
+        self.name = f"ours: {algo}" + (f", {threads} thread" if threads else "")
         self.algo = algo
         self.fn = ALGORITHMS[algo]
+        self.limit = threads  # None: numba's threads
         # dijkstra is serial, bellman-ford NumPy (one thread); delta-stepping uses numba's
-        self.threads = 1 if algo in ("dijkstra", "bellman-ford") else numba.get_num_threads()
+        self.threads = (1 if algo in ("dijkstra", "bellman-ford")
+                        else threads or numba.get_num_threads())
 
     def prepare(self, graph, edges):
         self.graph = graph
 
     def search(self, root):
-        return self.fn(self.graph, root)
+        if self.limit is None:
+            return self.fn(self.graph, root)
+        import numba
+
+        old = numba.get_num_threads()
+        numba.set_num_threads(self.limit)
+        try:
+            return self.fn(self.graph, root)
+        finally:
+            numba.set_num_threads(old)
 
     def distances(self, res):
         return res.distance.astype(np.float64)
@@ -317,6 +331,9 @@ def main(argv=None) -> None:
     ap.add_argument("--peers", nargs="*", default=PEERS, choices=PEERS, metavar="PEER")
     ap.add_argument("--algorithms", nargs="*", default=None, metavar="NAME",
                     help="our algorithms to run (default: every registered one)")
+    ap.add_argument("--one-thread", action="store_true",
+                    help="also run the default algorithm on one thread (the per-core ratio to "
+                         "scipy, less disturbed by other processes than a parallel one)")
     ap.add_argument("--json", default=None, metavar="FILE", help="write the results as JSON")
     args = ap.parse_args(argv)
 
@@ -326,9 +343,14 @@ def main(argv=None) -> None:
     import numba
     from pygraph500.sssp import ALGORITHMS, DEFAULT_ALGORITHM
 
+    from pygraph500.backend.threads import shared_machine
+
     algos = pick_algorithms(ap, args.algorithms if args.algorithms is not None
                             else list(ALGORITHMS), ALGORITHMS, DEFAULT_ALGORITHM)
     systems = [Ours(a) for a in algos]
+    if args.one_thread and numba.get_num_threads() > 1:
+        systems.insert(1, Ours(DEFAULT_ALGORITHM, threads=1))
+    shared = shared_machine(None)  # as `graph500 run` does: a bounded spin on a busy machine
     missing = []
     for p in args.peers:
         if find_spec(p) is None:
@@ -357,6 +379,8 @@ def main(argv=None) -> None:
           f"roots (> 1: faster than scipy).")
     for line in missing:
         print(line)
+    if shared:
+        print(f"- note: {shared}")
     sys.stdout.flush()
 
     graphs = []

@@ -250,6 +250,48 @@ def test_delta_stepping_deltas_and_parallel_paths(threads, monkeypatch):
             delta_stepping.sssp_delta_stepping(g, root, delta=bad)
 
 
+def test_delta_stepping_runs_and_look_ahead(threads, monkeypatch):
+    """However a row is cut into runs (every row whole when its vertex is taken, runs of one
+    entry, no look-ahead, a long one), the same distances; the parallel kernels too."""
+    rng = np.random.default_rng(11)
+    graphs = (build_csr(kronecker(10, 16, seed=(6, 2), weights=True)),
+              random_graph(rng, 500, 3000), grid(30, rng, zero_frac=0.2))
+    monkeypatch.setattr(delta_stepping, "SERIAL_WORK", 0)
+    monkeypatch.setattr(delta_stepping, "PARALLEL_TAKE", 0)
+    for g in graphs:
+        root = int(np.argmax(g.degree()))
+        want = ALGORITHMS["dijkstra"](g, root).distance
+        for min_run, look, deltas in ((0, 1.0, (None, 1e-4)), (1, 0.0, (None,)),
+                                      (1 << 30, 1.0, (None,)), (32, 8.0, (0.2,)),
+                                      (3, 0.5, (None,))):
+            monkeypatch.setattr(delta_stepping, "MIN_RUN", min_run)
+            monkeypatch.setattr(delta_stepping, "LOOK_AHEAD", look)
+            for delta in deltas:
+                res = delta_stepping.sssp_delta_stepping(g, root, delta=delta)
+                check_rules(g, res, root)
+                assert np.array_equal(res.distance, want), (min_run, look, delta)
+
+
+def test_heavy_entry_packing():
+    """A heavy entry's first word: its rest's position and length, the row's end read from
+    indptr when the rest is too long to say."""
+    from numba import njit
+
+    from pygraph500.sssp import delta_phases as dp
+
+    @njit
+    def roundtrip(e, end, indptr, u):
+        return dp._unpack_rest(dp._pack_rest(e, end), indptr, u)
+
+    indptr = np.array([0, 5, 1 << 40], np.int64)
+    assert roundtrip(3, 5, indptr, 0) == (3, 5)
+    assert roundtrip(5, 5, indptr, 0) == (5, 5)
+    assert roundtrip(7, 7 + dp._REST_CAP - 1, indptr, 1) == (7, 7 + dp._REST_CAP - 1)
+    assert roundtrip(7, 1 << 40, indptr, 1) == (7, 1 << 40)  # too long: from indptr
+    assert roundtrip(dp.MAX_ENTRIES - 2, dp.MAX_ENTRIES - 1, indptr, 0) == (
+        dp.MAX_ENTRIES - 2, dp.MAX_ENTRIES - 1)
+
+
 def test_delta_stepping_phases():
     g = build_csr(kronecker(10, 16, weights=True))
     root = int(np.argmax(g.degree()))
@@ -320,7 +362,12 @@ def small_graphs(draw):
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(small_graphs(), st.sampled_from([None, 1e-3, 0.3, np.inf]))
-def test_small_random_graphs(case, delta):
+@given(small_graphs(), st.sampled_from([None, 1e-3, 0.3, np.inf]), st.sampled_from([0, 1, 32]))
+def test_small_random_graphs(case, delta, min_run):
     g, root = case
-    run_all(g, root, **{"delta-stepping": {"delta": delta}})
+    old = delta_stepping.MIN_RUN
+    delta_stepping.MIN_RUN = min_run
+    try:
+        run_all(g, root, **{"delta-stepping": {"delta": delta}})
+    finally:
+        delta_stepping.MIN_RUN = old

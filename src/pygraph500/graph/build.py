@@ -19,9 +19,7 @@ Counting sort plus prefix sum, as in the thesis, done in parallel without locks 
    array is shrunk without a copy.
 
 Sorting rows in place avoids a second ``indices``-sized array (a transposing counting sort
-needs one): fresh memory is expensive on virtual machines that hand freed pages back to the
-host, and the radix sort is faster than the transposition anyway.
-
+needs one, and fresh memory is expensive on virtual machines), and is faster anyway.
 The chunk count ``C`` is at most the number of numba threads and is lowered so that the
 ``C x N`` count table stays small next to the edge list. Memory beyond the input: one
 ``indices``-sized array (2 entries per input tuple), the count table and per-vertex arrays.
@@ -295,8 +293,7 @@ def _compact(indptr, out, newdeg, vbounds, packed):
 
 
 def lap(phases: dict | None, name: str, t0: float) -> float:
-    """Add the seconds since ``t0`` to ``phases[name]`` when ``phases`` is a dict (kernel 1's
-    steps timed for ``benchmarks/bench_kernels.py --phases``); the time now."""
+    """Add the seconds since ``t0`` to ``phases[name]`` if a dict; the time now."""
     t = time.perf_counter()
     if phases is not None:
         phases[name] = phases.get(name, 0.0) + t - t0
@@ -466,10 +463,14 @@ def place_tuples(edges, counted: TupleCounts, sort_vertices: str | None = None,
         keys = sort_dedup_rows(indptr, keys, max(1, n) << 32, phases)
         t = time.perf_counter()
         indptr, out, weights = split_keys(indptr, keys, itype)
+        del keys
         lap(phases, "split", t)
-    return CSRGraph(indptr=indptr, indices=out, num_vertices=n, num_input_edges=int(m),
-                    original_label=original_label, new_label=new_label, weights=weights,
-                    tuple_degree=tuple_degree)
+    graph = CSRGraph(indptr=indptr, indices=out, num_vertices=n, num_input_edges=int(m),
+                     original_label=original_label, new_label=new_label, weights=weights,
+                     tuple_degree=tuple_degree)
+    if weights is not None:
+        graph.by_weight  # the rows by weight too (kernel 3's delta-stepping): kernel 1's work
+    return graph
 
 
 def build_csr(edges, sort_vertices: str | None = None, phases: dict | None = None) -> CSRGraph:

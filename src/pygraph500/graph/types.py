@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 
 import numpy as np
 
@@ -79,6 +80,17 @@ class CSRGraph:
     @property
     def weighted(self) -> bool:
         return self.weights is not None
+
+    @cached_property
+    def by_weight(self):
+        """(indices, float32 weights) of the same rows sorted by increasing weight (ties by
+        neighbour), what delta-stepping reads; kernel 1 (``build_csr``) makes it with the
+        graph, other graphs on first use. InputError for an unweighted graph."""
+        if self.weights is None:
+            raise InputError("the graph has no weights")
+        from .weights import by_weight
+
+        return by_weight(self.indptr, self.indices, self.weights)
 
     @property
     def num_directed_edges(self) -> int:

@@ -3,11 +3,12 @@
 Every thread owns one list per bucket slot (GAP's ``local_bins``): a relaxation that lowers a
 vertex appends it to its own thread's list of the vertex's new bucket, with no contention
 beyond taking a fresh chunk (an atomic fetch-and-add on the free-chunk stack). A list is a
-chain of ``CHUNK``-entry chunks of one shared int32 pool; its length says how full its last
-chunk is. Between phases (serial code) a bucket's lists are drained into the frontier and
-their chunks pushed back on the stack; the pool grows there too, never inside a parallel
-phase: before each phase the driver makes room for the most chunks it can take
-(``chunks_needed``, ``grow_pool``).
+chain of ``CHUNK``-entry chunks of one shared pool (int32 vertex ids; int64 words for
+delta-stepping's heavy entries, two words each: ``new_wide_bins``); its length says how full
+its last chunk is. Between steps (serial code) a bucket's lists are drained and their chunks
+pushed back on the stack; the pool grows there too, never inside a parallel step: before
+each step the driver makes room for the most chunks it can take (``chunks_needed``,
+``grow_pool``).
 
 Hot loops (a relaxation's append, a serial phase's drain) write these arrays with inline code
 rather than calling ``push``: numba increments and decrements the reference count of every
@@ -16,10 +17,10 @@ cost more than the append itself. ``push`` and ``release_slot`` serve the cold p
 
 The slots form an epoch: slot ``s`` holds bucket ``base + s`` for ``s < RING``; slot ``RING``
 is the overflow, for buckets ``>= base + RING`` (weights much heavier than delta). When the
-ring is empty, the overflow is redistributed with a new ``base`` (``delta_stepping``). A
+ring is empty, the overflow is redistributed with a new ``base`` (``delta_phases.rebase``). A
 fixed window keeps the bucket order exact and the slot arrays small whatever the weights.
 
-Arrays of one search (``new_bins``): ``pool`` (int32, chunks * CHUNK), ``cnext`` (int32, the
+Arrays of one search (``new_bins``): ``pool`` (chunks * CHUNK entries), ``cnext`` (int32, the
 next chunk of a list), ``fstack`` (int32, free chunk ids from ``ctr[0]`` on), ``ctr`` (int64,
 the stack pointer), ``lcount`` (int64, [thread, slot] entries), ``lhead``/``ltail`` (int32,
 [thread, slot] first and last chunk).
@@ -31,8 +32,8 @@ from numba import njit
 
 from ..primitives import fetch_add
 
-__all__ = ["CHUNK", "CHUNK_MASK", "RING", "new_bins", "push", "chunks_needed", "grow_pool",
-           "release_slot", "slot_size"]
+__all__ = ["CHUNK", "CHUNK_MASK", "RING", "new_bins", "new_wide_bins", "push", "chunks_needed",
+           "grow_pool", "release_slot"]
 
 CHUNK = 256  # entries per chunk (a power of two)
 CHUNK_MASK = CHUNK - 1
@@ -42,7 +43,18 @@ RING = 2048  # bucket slots per epoch; slot RING is the overflow
 @njit(cache=True)
 def new_bins(nthreads, chunks):
     """Empty bins for ``nthreads`` threads with ``chunks`` free chunks."""
-    pool = np.empty(chunks * CHUNK, np.int32)
+    return _new_lists(np.empty(chunks * CHUNK, np.int32), nthreads, chunks)
+
+
+@njit(cache=True)
+def new_wide_bins(nthreads, chunks):
+    """``new_bins`` with an int64 pool (delta-stepping's heavy entries: two words appended
+    together, which never straddle chunks as CHUNK is even)."""
+    return _new_lists(np.empty(chunks * CHUNK, np.int64), nthreads, chunks)
+
+
+@njit(cache=True)
+def _new_lists(pool, nthreads, chunks):
     cnext = np.empty(chunks, np.int32)
     fstack = np.arange(chunks).astype(np.int32)
     ctr = np.zeros(1, np.int64)
@@ -68,15 +80,6 @@ def push(pool, cnext, fstack, ctr, lcount, lhead, ltail, t, s, v):
     lcount[t, s] = c + 1
 
 
-@njit(cache=True)
-def slot_size(lcount, s):
-    """Entries in slot ``s`` over all threads."""
-    tot = 0
-    for t in range(lcount.shape[0]):
-        tot += lcount[t, s]
-    return tot
-
-
 @njit(inline="always")
 def chunks_needed(pushes, lists):
     """Free chunks enough for ``pushes`` appends spread over at most ``lists`` lists (each may
@@ -90,7 +93,7 @@ def grow_pool(pool, cnext, fstack, sp, need):
     ``sp`` (and at least twice as many chunks)."""
     chunks = cnext.shape[0]
     grown = max(2 * chunks, sp + need)
-    pool2 = np.empty(grown * CHUNK, np.int32)
+    pool2 = np.empty(grown * CHUNK, pool.dtype)
     pool2[:chunks * CHUNK] = pool
     cnext2 = np.empty(grown, np.int32)
     cnext2[:chunks] = cnext

@@ -1,287 +1,124 @@
-"""Delta-stepping (Meyer & Sanders), compiled with numba and parallel over all numba threads.
+"""Delta-stepping (Meyer & Sanders), compiled with numba and parallel over all numba threads,
+on rows sorted by weight with the heavy edges relaxed late.
 
-The shape is that of the GAP benchmark suite's sssp.cc (Beamer et al.): bucket ``i`` holds
-the vertices whose tentative distance lies in ``[i * delta, (i + 1) * delta)``; a phase takes
-the lowest non-empty bucket as its frontier and relaxes ALL edges of its vertices at once
-(light and heavy together), each lowering appending the vertex to the issuing thread's local
-bin of its new bucket (``bins``). A bucket is processed again while relaxations refill it
-(light edges); then the next non-empty one is found from the per-thread bin counts. A vertex
-is skipped when it is popped from a bucket its distance has since left (processed earlier,
-with its lower distance) or when it was already popped in this phase (duplicates).
+Bucket ``i`` holds the vertices whose tentative distance lies in ``[i * delta, (i + 1) *
+delta)``; the lowest non-empty bucket is processed in STEPS until relaxations stop refilling
+it, then its vertices are SETTLED (final). As in GAP's sssp.cc (Beamer et al.), each thread
+appends what it lowers to its own list of the vertex's new bucket (``bins``). Unlike it, a
+vertex does not relax its whole row when it is taken: kernel 1 keeps every row sorted by
+weight too (``CSRGraph.by_weight``), and a vertex relaxes the head of its row whose
+candidates fall in its own bucket when it is taken (short rows: all of it), and the rest
+only after it is settled, a band at a time, each band in the bucket where its candidates
+begin (the rest of a row waits in the bins as a "heavy entry"; ``delta_phases`` has the
+details). By the time an edge is relaxed this way, its target is almost always settled
+already (97% of the edges of a Graph500 SCALE 20 graph) and is skipped on one bit of a
+bitmap that stays in the core's cache, where the eager form reads the target's state word, a
+random read into 8 MB at SCALE 20 for each of the 33 M edges. Every edge is still relaxed
+with its source's final distance no later than the bucket of the candidate, which is what
+makes the buckets exact; the relaxation itself is unchanged (below).
 
-Per phase (compiled driver ``_search``, no Python per phase): drain the bucket's bins into the
-frontier, dropping the stale and the repeated entries and noting degrees (each thread drains
-its own bins in parallel for buckets of more than ``PARALLEL_TAKE`` entries), a prefix sum of
-the degrees, then relax the frontier's edges in edge-balanced chunks claimed dynamically by
-the threads (``_relax_parallel``) or, for phases with little work (``SERIAL_WORK``), in the
-driver itself (its lowerings spread over the threads' bins, so that the next drain is
-parallel too): a path's million tiny phases must not each wake the thread pool. The
-adjacency lists of the frontier vertices a few places ahead are prefetched (``state``).
+Per step (compiled driver ``_search``, no Python per step): the bucket's entries become JOBS,
+runs of one row each (``take``, each thread draining its own lists when there are more than
+``PARALLEL_TAKE`` entries), then their edges are relaxed in edge-balanced chunks claimed
+dynamically by the threads (``relax_parallel``) or, with little work (``SERIAL_WORK``), on
+the driver's thread: a path's million tiny steps must not each wake the thread pool. When the
+bucket is done, its vertices are settled and their rows' rests scheduled (``settle``).
+Random reads are prefetched ahead: the rows of the jobs a few places on, the state words
+and row offsets of the entries, and the state words of the unsettled targets, whose
+relaxation is delayed by a few finds for it.
 
-Where the time goes (SCALE 20, default delta, the quiet 2-core VM): 33M edge relaxations at
-about 5 ns each per thread (a random read of the target's state word; the CSR is 250 MB),
-1.8M lowerings, 1240 phases. One thread 250 ms, two 170 ms: the kernel scales 2x on edges
-that lower nothing, about 1.6x where many lower (compare-and-swap on lines the other core
-reads), and the drains (24 ms) and small phases (10 ms) barely scale.
+Where the time goes (SCALE 20, default delta, one thread, the shared 2-core VM under a load
+average of 4-6, CPU time): 31.4 M adjacency entries scanned, 1 M of them to unsettled
+targets, 1 M lowerings, 0.65 M vertices taken and 0.3 M heavy entries, 570 steps; about 250 ms
+where the eager form took about 450 ms on the same machine at the same time: the jobs (a
+few random reads each: state word, row offset, row head) cost about as much as the scan of
+all the edges (see ``benchmarks/RESULTS.md``).
 
 State: one int64 word per vertex (``state``: float32 distance bits and parent, lowered by
 compare-and-swap only on a strict decrease), which makes the parents a tree whose edges hold
-``distance[v] == float32(distance[parent] + w)`` exactly; the argument is in ``state``.
+``distance[v] == float32(distance[parent] + w)`` exactly; the argument is in ``state``. A
+vertex relaxes a row head again after each lowering of its distance in its bucket, and the
+rest only with its final distance.
 
 Default delta: ``DELTA_SCALE * mean weight / average degree`` (average degree = adjacency
 entries / vertices, 30 on a Graph500 Kronecker graph; the mean weight of at most 4096 evenly
-spaced entries, about 0.45 there: duplicates keep their lightest weight), i.e. about 0.0013 on
-Graph500 graphs. Measured on Graph500 Kronecker graphs with Graph500 weights, 2 threads on the
-2-core development VM (shared: load average 1-2), median ms per root over the first 4-8
-Graph500 roots, by DELTA_SCALE:
+spaced entries, about 0.45 there: duplicates keep their lightest weight), i.e. about 0.005 on
+Graph500 graphs. One thread, SCALE 20, first 4 roots, CPU ms per root (median), by
+DELTA_SCALE (the VM under load, so compare within a row):
 
-    DELTA_SCALE   0.04   0.08   0.15   0.3    0.6    1.2
-    SCALE 18      42.8   38.1   39.5   44.7   49.1   52.1   (edges relaxed 7.7M .. 12.3M)
-    SCALE 20       -     174    190    -      -      -      (33.1M, 36.0M; 0.25: 204)
-    SCALE 22      1003   1063   993    1052   -      -      (132M .. 219M; min 925-948 all)
+    DELTA_SCALE   0.04   0.08   0.16   0.32   0.64   1.28   2.56
+    CPU ms        265    271    253    250    277    278    371
+    steps         3508   1955   1076   589    323    182    107
 
-A smaller delta relaxes fewer edges again (SCALE 20 has 31.4M adjacency entries) but makes
-more phases (1240 at the default on SCALE 20, 900 at 0.002); the optimum is flat between
-0.04 and 0.15, and 0.08 relaxes the fewest edges for its speed. The window of ``bins.RING`` =
-2048 buckets spans the distances of these graphs (at most about 2.2) at the default delta.
-(Tried and dropped, no faster within this VM's noise: a float32 copy of the distances as the
-relaxation's filter, vertex jobs without the drain pass, a bitmap of settled vertices to skip
-their state, a branch-free filter pass; the prefetching of adjacency lists is what helped:
-1.4x on SCALE 20.)
+The cost is flat from 0.04 to 1.28; fewer steps means fewer waits for the threads, so 0.32.
+``MIN_RUN`` (16 .. 64) and ``LOOK_AHEAD`` (0.5 .. 4) are flat as well. The window of
+``bins.RING`` = 2048 buckets spans the distances of these graphs (at most about 2.2) at the
+default delta; heavy entries past it wait in the overflow slot.
 """
 from __future__ import annotations
 
 import numba
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from ..bfs.types import check_positive
+from ..errors import InputError
 from ..graph.types import CSRGraph
-from ..primitives import cas, clock_ns, fetch_add, fetch_or
-from ..primitives.bits import f32_bits
-from .bins import (CHUNK, CHUNK_MASK, RING, chunks_needed, grow_pool, new_bins, push,
-                   release_slot, slot_size)
+from ..primitives import clock_ns
+from .bins import (CHUNK, RING, chunks_needed, grow_pool, new_bins, new_wide_bins, push,
+                   release_slot)
+from .delta_phases import MAX_ENTRIES, rebase, settle, settle_parallel, take, take_parallel
+from .delta_relax import relax_edges, relax_parallel
 from .state import (check_search, finish_state, init_state, log_close, log_grow,
-                    new_phase_log, phase_table, prefetch, word_distance)
+                    new_phase_log, phase_table)
 from .types import SSSPResult
 
-__all__ = ["sssp_delta_stepping", "default_delta", "DELTA_SCALE", "SERIAL_WORK",
-           "PARALLEL_TAKE", "TIME_GRAIN"]
+__all__ = ["sssp_delta_stepping", "default_delta", "DELTA_SCALE", "LOOK_AHEAD", "MIN_RUN",
+           "SERIAL_WORK", "PARALLEL_TAKE", "TIME_GRAIN"]
 
 # delta = DELTA_SCALE * mean weight / average degree (see the module docstring).
-DELTA_SCALE = 0.08
-# A phase whose frontier + edges is at most this runs serially in the driver (4096 and 32768
-# measured alike on SCALE 18 and 20; the lower one parallelises more). Read at call time.
+DELTA_SCALE = 0.32
+# A heavy entry of a vertex settled in bucket b, taken in bucket cur, relaxes its row up to
+# bucket cur + (cur - b) * LOOK_AHEAD. Read at call time.
+LOOK_AHEAD = 1.0
+# Runs of at least this many entries (a row this short is relaxed whole when its vertex is
+# taken: its cache lines are read anyway). Read at call time.
+MIN_RUN = 32
+# A step whose jobs + edges is at most this runs on the driver's thread. Read at call time.
 SERIAL_WORK = 1 << 12
-# Phases with less work than this are timed together. Read at call time.
+# Steps with less work than this are timed together. Read at call time.
 TIME_GRAIN = 1 << 10
-# Buckets with more entries than this are drained by all threads. Read at call time.
+# Buckets with more entries (or records) than this are taken (settled) by all threads.
+# Read at call time.
 PARALLEL_TAKE = 1 << 11
-_CHUNKS_PER_THREAD = 16
-_MAX_BIN = np.int64(1) << 62
-_ONE = np.uint64(1)
-
-
-# Software prefetch distances (in frontier vertices, and in bucket entries while draining): a
-# frontier vertex's adjacency list (its first two cache lines of neighbours and of weights) is
-# prefetched _AHEAD vertices before its turn, its indptr entry _AHEAD_PTR before. Written out
-# at each loop (an inline helper taking arrays would cost reference-count updates per call).
-_AHEAD = 4
-_AHEAD_PTR = 8
-_AHEAD_TAKE = 8
-
-
-@njit(inline="always")
-def _bin(x, inv_delta):
-    """The bucket of distance ``x`` (float32): floor(x / delta), monotone in x."""
-    f = np.float64(x) * inv_delta
-    return np.int64(f) if f < 4.0e18 else _MAX_BIN
-
-
-# The relaxation of one edge and the append of a lowered vertex to a bin are written out in
-# full in the parallel kernel and in the driver's serial phase (see ``bins``: a compiled call
-# per edge would cost more than the edge).
-
-@njit(cache=True, parallel=True)
-def _relax_parallel(indptr, indices, weights, state, front, wp, inv_delta, base, pool, cnext,
-                    fstack, ctr, lcount, lhead, ltail, nthreads, tstats):
-    """Relax every edge of the frontier ``front`` (``wp``: exclusive prefix of its degrees,
-    ``len(front) + 1`` entries) in edge-balanced chunks claimed dynamically; a lowering is a
-    compare-and-swap of the state word, the vertex appended to the thread's own bin. Returns
-    the number of distances lowered."""
-    nf = front.shape[0]
-    total = wp[nf]
-    nchunks = min(_CHUNKS_PER_THREAD * nthreads, total)
-    counter = np.zeros(1, np.int64)
-    for t in prange(nthreads):
-        lowered = 0
-        while True:
-            c = fetch_add(counter, 0, np.int64(1))
-            if c >= nchunks:
-                break
-            lo = (total * c) // nchunks
-            hi = (total * (c + 1)) // nchunks
-            i = np.searchsorted(wp, lo, side="right") - 1  # wp[i] <= lo < wp[i + 1]
-            pos = lo
-            while pos < hi:
-                if i + _AHEAD_PTR < nf:
-                    prefetch(indptr, front[i + _AHEAD_PTR])
-                if i + _AHEAD < nf:
-                    a = indptr[front[i + _AHEAD]]
-                    prefetch(indices, a)
-                    prefetch(weights, a)
-                    prefetch(indices, a + 16)
-                    prefetch(weights, a + 16)
-                u = front[i]
-                start = indptr[u] - wp[i]
-                end = min(hi, wp[i + 1])
-                du = word_distance(state[u])
-                u64 = np.int64(u)
-                for e in range(start + pos, start + end):
-                    v = indices[e]
-                    nd = np.float32(du + weights[e])
-                    nbits = np.int64(f32_bits(nd))
-                    old = state[v]
-                    while nbits < (old >> 32):  # strictly shorter: install unless beaten
-                        if cas(state, v, old, (nbits << 32) | u64):
-                            lowered += 1
-                            rel = _bin(nd, inv_delta) - base
-                            s = rel if rel < RING else RING
-                            n = lcount[t, s]
-                            k = n & CHUNK_MASK
-                            if k == 0:  # the list is empty or its last chunk full
-                                fresh = fstack[fetch_add(ctr, 0, np.int64(1))]
-                                if n == 0:
-                                    lhead[t, s] = fresh
-                                else:
-                                    cnext[ltail[t, s]] = fresh
-                                ltail[t, s] = fresh
-                            pool[np.int64(ltail[t, s]) * CHUNK + k] = v
-                            lcount[t, s] = n + 1
-                            break
-                        old = state[v]
-                pos = end
-                i += 1
-        tstats[t, 0] = lowered
-    total_lowered = 0
-    for t in range(nthreads):
-        total_lowered += tstats[t, 0]
-    return total_lowered
 
 
 @njit(cache=True)
-def _take_list(pool, cnext, lcount, lhead, t, s, state, taken, cur, inv_delta, indptr, front,
-               wp, at):
-    """Copy the live entries of thread ``t``'s list of slot ``s`` (distance still in bucket
-    ``cur``, not yet taken in this phase: claimed in the bitmap ``taken`` by an atomic
-    fetch-and-or) to ``front[at:]``, their degrees to ``wp[at:]``. Returns how many."""
-    n = lcount[t, s]
-    c = lhead[t, s]
-    k = 0
-    out = at
-    while k < n:
-        take = min(CHUNK, n - k)
-        off = np.int64(c) * CHUNK
-        for j in range(take):
-            if j + _AHEAD_TAKE < take:
-                a = pool[off + j + _AHEAD_TAKE]
-                prefetch(state, a)
-                prefetch(indptr, a)
-            u = pool[off + j]
-            if _bin(word_distance(state[u]), inv_delta) != cur:
-                continue  # stale: its distance moved to an earlier bucket, relaxed there
-            word = u >> 6
-            bit = _ONE << np.uint64(u & 63)
-            if (taken[word] & bit) != 0 or (fetch_or(taken, word, bit) & bit) != 0:
-                continue  # a repeat: taken already in this phase
-            front[out] = u
-            wp[out] = indptr[u + 1] - indptr[u]
-            out += 1
-        k += take
-        if k < n:
-            c = cnext[c]
-    return out - at
-
-
-@njit(cache=True, parallel=True)
-def _take_parallel(pool, cnext, lcount, lhead, s, state, taken, cur, inv_delta, indptr, front,
-                   wp, nthreads):
-    """``_take_list`` for every thread's list at once (thread t drains its own), then the
-    parts moved together. Returns the frontier size."""
-    offs = np.zeros(nthreads + 1, np.int64)
-    for t in range(nthreads):
-        offs[t + 1] = offs[t] + lcount[t, s]
-    got = np.zeros(nthreads, np.int64)
-    for t in prange(nthreads):
-        got[t] = _take_list(pool, cnext, lcount, lhead, t, s, state, taken, cur, inv_delta,
-                            indptr, front, wp, offs[t])
-    out = got[0]
-    for t in range(1, nthreads):
-        src = offs[t]
-        for j in range(got[t]):
-            front[out + j] = front[src + j]
-            wp[out + j] = wp[src + j]
-        out += got[t]
+def _grow(a, need):
+    """``a`` or a copy at least twice as long, with at least ``need`` entries."""
+    if a.shape[0] >= need:
+        return a
+    out = np.empty(max(need, 2 * a.shape[0]), a.dtype)
+    out[:a.shape[0]] = a
     return out
 
 
 @njit(cache=True)
-def _redistribute(pool, cnext, fstack, ctr, lcount, lhead, ltail, state, taken, inv_delta,
-                  base):
-    """The ring is empty: move the overflow's live entries (distance still at or beyond the
-    old window) into a new window starting at their lowest bucket. Returns (the new base, or
-    -1 when nothing is left; the pool's arrays)."""
-    n = slot_size(lcount, RING)
-    live = np.empty(n, np.int32)
-    nl = 0
-    newbase = _MAX_BIN
-    limit = base + RING
-    for t in range(lcount.shape[0]):
-        nt = lcount[t, RING]
-        c = lhead[t, RING]
-        k = 0
-        while k < nt:
-            take = min(CHUNK, nt - k)
-            off = np.int64(c) * CHUNK
-            for j in range(take):
-                u = pool[off + j]
-                b = _bin(word_distance(state[u]), inv_delta)
-                word = u >> 6
-                bit = _ONE << np.uint64(u & 63)
-                if b >= limit and (taken[word] & bit) == 0:
-                    taken[word] |= bit
-                    live[nl] = u
-                    nl += 1
-                    newbase = min(newbase, b)
-            k += take
-            if k < nt:
-                c = cnext[c]
-    release_slot(cnext, fstack, ctr, lcount, lhead, RING)
-    for j in range(nl):
-        taken[live[j] >> 6] = 0
-    if nl == 0:
-        return np.int64(-1), pool, cnext, fstack
-    sp = fetch_add(ctr, 0, np.int64(0))
-    need = chunks_needed(nl, RING + 1)
-    if cnext.shape[0] - sp < need:
-        pool, cnext, fstack = grow_pool(pool, cnext, fstack, sp, need)
-    for j in range(nl):
-        u = live[j]
-        rel = _bin(word_distance(state[u]), inv_delta) - newbase
-        push(pool, cnext, fstack, ctr, lcount, lhead, ltail, 0, rel if rel < RING else RING, u)
-    return newbase, pool, cnext, fstack
-
-
-@njit(cache=True)
-def _search(indptr, indices, weights, root, state, inv_delta, nthreads, serial_work,
+def _search(indptr, nbr, wt, root, state, inv_delta, look, min_run, nthreads, serial_work,
             parallel_take, grain, chunks, rows, batches):
     """The whole search (see the module docstring). Returns the log (rows, batches, number
     of rows, number of batches)."""
+    n = state.shape[0]
     pool, cnext, fstack, ctr, lcount, lhead, ltail = new_bins(nthreads, chunks)
-    taken = np.zeros((state.shape[0] + 63) >> 6, np.uint64)  # entries taken in this phase
-    tstats = np.zeros((nthreads, 8), np.int64)
-    front = np.empty(1024, np.int32)
+    hpool, hcnext, hfstack, hctr, hcount, hhead, htail = new_wide_bins(nthreads, chunks)
+    taken = np.zeros((n + 63) >> 6, np.uint64)  # the vertices taken in this step
+    settled = np.zeros((n + 63) >> 6, np.uint64)  # the vertices of the finished buckets
+    jst = np.empty(1024, np.int64)  # jobs: start of the run, u << 32 | du, run length
+    jud = np.empty(1024, np.int64)
     wp = np.empty(1025, np.int64)
+    rud = np.empty(1024, np.int64)  # the bucket's records: u << 32 | du, rest, its bucket
+    rc = np.empty(1024, np.int64)
+    rdue = np.empty(1024, np.int64)
     nrow = 0
     nb = 0
     t_last = clock_ns()
@@ -290,139 +127,106 @@ def _search(indptr, indices, weights, root, state, inv_delta, nthreads, serial_w
     base = np.int64(0)
     cur = np.int64(0)
     while True:
-        # ---- the next non-empty bucket ------------------------------------------------
+        # ---- the next bucket with entries ------------------------------------------------
         s = cur - base
-        tot = 0
         while s < RING:
+            tot = 0
             for t in range(nthreads):
-                tot += lcount[t, s]
+                tot += lcount[t, s] + hcount[t, s]
             if tot > 0:
                 break
             s += 1
-        if s == RING:  # the window is empty: open the next one on the overflow
-            base, pool, cnext, fstack = _redistribute(pool, cnext, fstack, ctr, lcount, lhead,
-                                                      ltail, state, taken, inv_delta, base)
+        if s == RING:  # the window is empty: open the next one on the overflows
+            base, pool, cnext, fstack, hpool, hcnext, hfstack = rebase(
+                pool, cnext, fstack, ctr, lcount, lhead, ltail, hpool, hcnext, hfstack, hctr,
+                hcount, hhead, htail, state, taken, wt, inv_delta, base)
             if base < 0:
                 break
             cur = base
             continue
         cur = base + s
-        # ---- its live entries -> the frontier, degrees -> wp; chunks freed ------------
-        if tot + 1 > front.shape[0]:
-            cap = max(2 * front.shape[0], tot + 1)
-            front = np.empty(cap, np.int32)
-            wp = np.empty(cap + 1, np.int64)
-        if tot >= parallel_take and nthreads > 1:
-            nf = _take_parallel(pool, cnext, lcount, lhead, s, state, taken, cur, inv_delta,
-                                indptr, front, wp, nthreads)
-        else:
-            nf = 0
+        nrec = 0
+        heavy = True  # the heavy entries are taken in a bucket's first step
+        while True:  # ---- the steps of bucket cur ---------------------------------------
+            nl = 0
+            nh = 0
             for t in range(nthreads):
-                n = lcount[t, s]
-                c = lhead[t, s]
-                k = 0
-                while k < n:
-                    take = min(CHUNK, n - k)
-                    off = np.int64(c) * CHUNK
-                    for j in range(take):
-                        if j + _AHEAD_TAKE < take:
-                            a = pool[off + j + _AHEAD_TAKE]
-                            prefetch(state, a)
-                            prefetch(indptr, a)
-                        u = pool[off + j]
-                        if _bin(word_distance(state[u]), inv_delta) != cur:
-                            continue
-                        word = u >> 6
-                        bit = _ONE << np.uint64(u & 63)
-                        if taken[word] & bit:
-                            continue
-                        taken[word] |= bit
-                        front[nf] = u
-                        wp[nf] = indptr[u + 1] - indptr[u]
-                        nf += 1
-                    k += take
-                    if k < n:
-                        c = cnext[c]
-        for i in range(nf):  # forget the claims (every set bit is a frontier vertex's)
-            taken[front[i] >> 6] = 0
-        sp = ctr[0]
-        for t in range(nthreads):  # the slot's chunks back on the free stack
-            c = lhead[t, s]
-            for _ in range((lcount[t, s] + CHUNK - 1) // CHUNK):
-                sp -= 1
-                fstack[sp] = c
-                c = cnext[c]
-            lcount[t, s] = 0
-        if nf == 0:
-            ctr[0] = sp
-            continue
-        edges = np.int64(0)
-        for i in range(nf):
-            d = wp[i]
-            wp[i] = edges
-            edges += d
-        wp[nf] = edges
-        need = chunks_needed(edges, nthreads * (RING + 1))
-        if cnext.shape[0] - sp < need:
-            pool, cnext, fstack = grow_pool(pool, cnext, fstack, sp, need)
-        if nrow + 1 > rows.shape[0] or nb + 3 > batches.shape[0]:
-            rows, batches = log_grow(rows, batches, nrow, nb)
-        # ---- relax ----------------------------------------------------------------------
-        serial = nthreads == 1 or nf + edges <= serial_work
-        lowered = 0
-        if serial:  # the parallel kernel's loop, without atomics (no other thread runs)
-            for i in range(nf):
-                if i + _AHEAD_PTR < nf:
-                    prefetch(indptr, front[i + _AHEAD_PTR])
-                if i + _AHEAD < nf:
-                    a = indptr[front[i + _AHEAD]]
-                    prefetch(indices, a)
-                    prefetch(weights, a)
-                    prefetch(indices, a + 16)
-                    prefetch(weights, a + 16)
-                u = front[i]
-                du = word_distance(state[u])
-                u64 = np.int64(u)
-                tt = i % nthreads  # spread over the threads' bins: the next drain is parallel
-                for e in range(indptr[u], indptr[u + 1]):
-                    v = indices[e]
-                    nd = np.float32(du + weights[e])
-                    nbits = np.int64(f32_bits(nd))
-                    if nbits < (state[v] >> 32):
-                        state[v] = (nbits << 32) | u64
-                        lowered += 1
-                        rel = _bin(nd, inv_delta) - base
-                        s = rel if rel < RING else RING
-                        n = lcount[tt, s]
-                        k = n & CHUNK_MASK
-                        if k == 0:
-                            fresh = fstack[sp]
-                            sp += 1
-                            if n == 0:
-                                lhead[tt, s] = fresh
-                            else:
-                                cnext[ltail[tt, s]] = fresh
-                            ltail[tt, s] = fresh
-                        pool[np.int64(ltail[tt, s]) * CHUNK + k] = v
-                        lcount[tt, s] = n + 1
-            ctr[0] = sp
-        else:
-            ctr[0] = sp
-            if open_work > 0:
+                nl += lcount[t, s]
+                if heavy:
+                    nh += hcount[t, s] // 2
+            if nl + nh == 0:
+                break
+            jst = _grow(jst, nl + nh)
+            jud = _grow(jud, nl + nh)
+            wp = _grow(wp, nl + nh + 1)
+            rud = _grow(rud, nrec + nl)
+            rc = _grow(rc, nrec + nl)
+            rdue = _grow(rdue, nrec + nl)
+            need = chunks_needed(2 * nh, nthreads * (RING + 1))
+            if hcnext.shape[0] - hctr[0] < need:
+                hpool, hcnext, hfstack = grow_pool(hpool, hcnext, hfstack, hctr[0], need)
+            if nl + nh >= parallel_take and nthreads > 1:
+                nj, nr = take_parallel(pool, cnext, lcount, lhead, hpool, hcnext, hfstack, hctr,
+                                       hcount, hhead, htail, s, state, taken, cur, base,
+                                       inv_delta, look, min_run, indptr, wt, jst, jud, wp, rud,
+                                       rc, rdue, nrec, heavy)
+            else:
+                nj, nr = take(pool, cnext, lcount, lhead, hpool, hcnext, hfstack, hctr, hcount,
+                              hhead, htail, s, state, taken, cur, base, inv_delta, look,
+                              min_run, indptr, wt, jst, jud, wp, rud, rc, rdue, nrec, heavy)
+            for i in range(nrec, nrec + nr):  # forget the claims (one record per claim)
+                taken[(rud[i] >> 32) >> 6] = 0
+            nrec += nr
+            release_slot(cnext, fstack, ctr, lcount, lhead, s)
+            if heavy:
+                release_slot(hcnext, hfstack, hctr, hcount, hhead, s)
+                heavy = False
+            edges = np.int64(0)
+            for i in range(nj):
+                d = wp[i]
+                wp[i] = edges
+                edges += d
+            wp[nj] = edges
+            if edges == 0:
+                continue
+            need = chunks_needed(edges, nthreads * (RING + 1))
+            if cnext.shape[0] - ctr[0] < need:
+                pool, cnext, fstack = grow_pool(pool, cnext, fstack, ctr[0], need)
+            if nrow + 1 > rows.shape[0] or nb + 3 > batches.shape[0]:
+                rows, batches = log_grow(rows, batches, nrow, nb)
+            # ---- relax --------------------------------------------------------------------
+            serial = nthreads == 1 or nj + edges <= serial_work
+            if serial:
+                lowered = relax_edges(0, edges, nbr, wt, state, settled, jst, jud, wp[:nj + 1],
+                                      inv_delta, base, pool, cnext, fstack, ctr, lcount, lhead,
+                                      ltail, 0, nthreads)
+            else:
+                if open_work > 0:
+                    nb, t_last = log_close(batches, nb, nrow, t_last)
+                    open_work = 0
+                lowered = relax_parallel(nbr, wt, state, settled, jst, jud, wp[:nj + 1],
+                                         inv_delta, base, pool, cnext, fstack, ctr, lcount,
+                                         lhead, ltail)
+            rows[nrow, 0] = nj
+            rows[nrow, 1] = edges
+            rows[nrow, 2] = lowered
+            rows[nrow, 3] = cur
+            nrow += 1
+            open_work += nj + edges
+            if not serial or open_work >= grain:
                 nb, t_last = log_close(batches, nb, nrow, t_last)
                 open_work = 0
-            lowered = _relax_parallel(indptr, indices, weights, state, front[:nf],
-                                      wp[:nf + 1], inv_delta, base, pool, cnext, fstack, ctr,
-                                      lcount, lhead, ltail, nthreads, tstats)
-        rows[nrow, 0] = nf
-        rows[nrow, 1] = edges
-        rows[nrow, 2] = lowered
-        rows[nrow, 3] = cur
-        nrow += 1
-        open_work += nf + edges
-        if not serial or open_work >= grain:
-            nb, t_last = log_close(batches, nb, nrow, t_last)
-            open_work = 0
+        # ---- the bucket is done: settle it, schedule the rests of its rows ----------------
+        need = chunks_needed(2 * nrec, nthreads * (RING + 1))
+        if hcnext.shape[0] - hctr[0] < need:
+            hpool, hcnext, hfstack = grow_pool(hpool, hcnext, hfstack, hctr[0], need)
+        if nthreads > 1 and nrec > parallel_take:
+            settle_parallel(rud, rc, rdue, nrec, state, settled, base, hpool, hcnext, hfstack,
+                            hctr, hcount, hhead, htail)
+        else:
+            settle(rud, rc, rdue, nrec, settled, base, hpool, hcnext, hfstack, hctr, hcount,
+                   hhead, htail)
+        cur += 1
     if nb + 1 > batches.shape[0]:
         rows, batches = log_grow(rows, batches, nrow, nb)
     nb, t_last = log_close(batches, nb, nrow, t_last)
@@ -456,12 +260,16 @@ def sssp_delta_stepping(graph: CSRGraph, root, *, delta=None, **options) -> SSSP
     d = default_delta(graph) if delta is None else check_positive("delta", delta)
     n = graph.num_vertices
     nthreads = numba.get_num_threads()
+    if graph.num_directed_edges >= MAX_ENTRIES:
+        raise InputError(f"delta-stepping handles graphs of fewer than {MAX_ENTRIES} "
+                         f"adjacency entries, this one has {graph.num_directed_edges}")
+    nbr, wt = graph.by_weight  # kernel 1 built them with the graph (others: sorted now)
     state = init_state(n, r)
     rows, batches = new_phase_log()
     chunks = 2 * nthreads * (RING + 1) + n // (4 * CHUNK)
-    rows, batches, nrow, nb = _search(graph.indptr, graph.indices, graph.weights, r, state,
-                                      1.0 / d, nthreads, SERIAL_WORK, PARALLEL_TAKE,
-                                      TIME_GRAIN, chunks, rows, batches)
+    rows, batches, nrow, nb = _search(graph.indptr, nbr, wt, r, state, 1.0 / d,
+                                      float(LOOK_AHEAD), int(MIN_RUN), nthreads, SERIAL_WORK,
+                                      PARALLEL_TAKE, TIME_GRAIN, chunks, rows, batches)
     parent, dist = finish_state(state, nthreads)
     return SSSPResult(parent=parent, distance=dist, root=r,
                       phases=phase_table(rows, batches, nrow, nb))
