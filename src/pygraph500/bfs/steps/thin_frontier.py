@@ -84,7 +84,6 @@ def _chain_step(indptr, indices, parent, depth, visited, keep_depth, d, a, pa, k
                 parent[v] = a
                 if keep_depth:
                     depth[v] = d
-                q[as_uint(found)] = v
                 found += 1
                 last = v
     if general:
@@ -113,7 +112,7 @@ def _walk_one(indptr, indices, parent, depth, visited, q, level, m_f, budget, a,
     while ok < budget:
         a2, found, ka2, da2 = _chain_step(indptr, indices, parent, depth, visited, keep_depth,
                                           level + ok + 1, a, pa, ka, da, q, 0)
-        if found != 1:
+        if found != 1:  # the new vertices are q[0:found] (none from a degree-2 step)
             return ok, False, found, a, pa, ka, da
         ok += 1
         pa = a
@@ -137,10 +136,16 @@ def _walk_two(indptr, indices, parent, depth, visited, q, level, m_f, budget, a,
     while ok < budget:
         a2, found, ka2, da2 = _chain_step(indptr, indices, parent, depth, visited, keep_depth,
                                           level + ok + 1, a, pa, ka, da, q, 0)
-        pattern = found == 1
+        fa = found
         b2, found, kb2, db2 = _chain_step(indptr, indices, parent, depth, visited, keep_depth,
-                                          level + ok + 1, b, pb, kb, db, q, found)
-        if not (pattern and found == 2):
+                                          level + ok + 1, b, pb, kb, db, q, fa)
+        if not (fa == 1 and found == 2):
+            # the new vertices are q[0:found]: put there those that a degree-2 step found
+            # (a one-vertex find is its chain's last vertex, whichever step made it)
+            if fa == 1:
+                q[0] = a2
+            if found - fa == 1:
+                q[as_uint(fa)] = b2
             return ok, False, found, a, pa, ka, da, b, pb, kb, db
         ok += 1
         pa = a
