@@ -1,7 +1,9 @@
 """Building blocks below the algorithms, imported by ``bfs/``, ``sssp/`` and ``distributed/``
 alike: numba atomics (``atomics``), bit operations (``bits``), bitmaps and their conversions
-(``bitmaps``), the in-kernel clock (``clock``), Beamer's direction test (``direction``), the
-whole-array ``xp`` steps (``arrays``) and numba's package-wide cache key (``numba_cache``).
+(``bitmaps``), the in-kernel clock (``clock``), Beamer's direction test (``direction``),
+hints that change speed only (``hints``: prefetch, and ``hold`` for numba's reference
+counts), the whole-array ``xp`` steps (``arrays``) and numba's package-wide cache key
+(``numba_cache``).
 """
 from . import numba_cache
 
@@ -13,8 +15,9 @@ from .bits import cttz, popcount
 from .bitmaps import bitmap_to_queue, new_bitmap, queue_to_bitmap, unvisited_bitmap
 from .clock import HAVE_CLOCK, clock_ns
 from .direction import ALPHA, BETA, go_bottom_up, go_top_down
+from .hints import hold, prefetch
 
 __all__ = ["cas", "cas_acquire", "store_release", "fetch_add", "fetch_add_acq_rel", "fetch_or",
            "fetch_min", "cttz", "popcount", "clock_ns", "HAVE_CLOCK",
            "new_bitmap", "queue_to_bitmap", "unvisited_bitmap", "bitmap_to_queue",
-           "ALPHA", "BETA", "go_bottom_up", "go_top_down"]
+           "ALPHA", "BETA", "go_bottom_up", "go_top_down", "prefetch", "hold"]

@@ -11,9 +11,13 @@ from numba import njit, prange
 
 from ...graph.types import index_dtype
 from ...primitives.bitmaps import ALL_SET, ONE, new_bitmap
+from ...primitives.bits import popcount
 from .level_log import log_close, log_room, log_start, new_log
 
 __all__ = ["new_search", "mark_root", "start_queue_search", "mark_unreached", "end_search"]
+
+# At most this many vertices not reached are marked by one thread (``end_search``).
+_SERIAL_UNREACHED = 1 << 14
 
 
 def new_search(graph, with_depth=True):
@@ -48,32 +52,52 @@ def start_queue_search(indptr, parent, depth, visited, q, root, state):
     return 0, 1, 0, indptr[root + 1] - indptr[root]
 
 
+@njit(inline="always")
+def _mark_words(parent, depth, visited, lo, hi):
+    """parent = depth = -1 for the vertices of words ``lo:hi`` not in ``visited``."""
+    n = parent.shape[0]
+    keep_depth = depth.shape[0] != 0  # an empty depth array: depths not wanted
+    for w in range(lo, hi):
+        word = visited[w]
+        if word == ALL_SET:
+            continue
+        base = w * 64
+        for b in range(min(64, n - base)):
+            if not (word >> np.uint64(b)) & ONE:
+                parent[base + b] = -1
+                if keep_depth:
+                    depth[base + b] = -1
+
+
 @njit(cache=True, parallel=True)
 def mark_unreached(parent, depth, visited, nthreads):
     """parent = depth = -1 for every vertex not in ``visited`` (the only O(N) pass)."""
-    n = parent.shape[0]
     nwords = visited.shape[0]
-    keep_depth = depth.shape[0] != 0  # an empty depth array: depths not wanted
     nchunks = max(1, min(nwords, 4 * nthreads))
     for c in prange(nchunks):
-        for w in range((nwords * c) // nchunks, (nwords * (c + 1)) // nchunks):
-            word = visited[w]
-            if word == ALL_SET:
-                continue
-            base = w * 64
-            for b in range(min(64, n - base)):
-                if not (word >> np.uint64(b)) & ONE:
-                    parent[base + b] = -1
-                    if keep_depth:
-                        depth[base + b] = -1
+        _mark_words(parent, depth, visited, (nwords * c) // nchunks, (nwords * (c + 1)) // nchunks)
+
+
+@njit(cache=True)
+def count_reached(visited):
+    """The number of vertices in ``visited`` (one serial pass, N/64 words)."""
+    total = 0
+    for w in range(visited.shape[0]):
+        total += popcount(visited[w])
+    return total
 
 
 @njit(cache=True)
 def end_search(parent, depth, visited, nthreads, stats, dirs, batches, state):
     """The end of every compiled search: close the level log's last batch and mark the
-    vertices never reached (``mark_unreached``). Returns the log's arrays (grown if need
-    be)."""
+    vertices never reached: none when the search reached them all, by this thread when they
+    are few, else by ``mark_unreached`` over all threads. Returns the log's arrays (grown if
+    need be)."""
     stats, dirs, batches = log_room(stats, dirs, batches, state, 4)
     log_close(batches, state)
-    mark_unreached(parent, depth, visited, nthreads)
+    unreached = parent.shape[0] - count_reached(visited)
+    if unreached > _SERIAL_UNREACHED:
+        mark_unreached(parent, depth, visited, nthreads)
+    elif unreached > 0:
+        _mark_words(parent, depth, visited, 0, visited.shape[0])
     return stats, dirs, batches

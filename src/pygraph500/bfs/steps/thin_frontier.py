@@ -3,8 +3,12 @@
 A BFS along a path is a chain of dependent loads; a round trip through a queue or a bitmap
 per level lengthens it. ``thin_frontier_levels`` keeps the frontier in locals while each of
 its vertices finds exactly one new one; the serial top-down stretches of ``queue_topdown``
-and ``bitmap_topdown`` hand such frontiers to it. ``claim_neighbours`` is the serial claim of
-one vertex's unvisited neighbours into a queue, shared with ``queue_topdown``.
+and ``bitmap_topdown`` hand such frontiers to it. Each step of a chain carries its vertex's
+parent, list start and degree, so a vertex of degree two tests one neighbour, the one that
+is not its parent (``_chain_step``); the loops of one and of two chains are compiled
+functions of their own (``_walk_one``, ``_walk_two``), called once per timing batch, so
+their registers hold the arrays' addresses. ``claim_neighbours`` is the serial claim of one
+vertex's unvisited neighbours into a queue, shared with ``queue_topdown``.
 
 Names of the level log's locals (``level_log``): ``nlev`` levels, ``nb`` batches, ``t_last``
 clock at the last batch end, ``acc`` work since, ``nrow`` rows; the open run of equal
@@ -15,6 +19,7 @@ from __future__ import annotations
 from numba import njit
 
 from ...primitives.bitmaps import BIT_MASK, ONE, WORD_SHIFT, ZERO, as_uint
+from ...primitives.hints import hold, prefetch
 from ..types import TOP_DOWN
 from .canonical import lower_parent
 from .level_log import log_end_batch, log_write_run
@@ -25,9 +30,14 @@ __all__ = ["claim_neighbours", "thin_frontier_levels"]
 @njit(inline="always")
 def claim_neighbours(indptr, indices, parent, depth, visited, keep_depth, det, d, u, q, found):
     """Claim the unvisited neighbours of ``u`` into ``q[found:]`` (serial); returns (the
-    last one claimed, or ``u``; the new ``found``). ``det``: neighbours claimed earlier in
-    this level take ``u`` as parent if it is smaller (``canonical.lower_parent``)."""
+    last one claimed, or ``u``; the new ``found``; the degree sum of those claimed, Beamer's
+    m_f share). What the next level reads of a claimed vertex is asked for at its claim:
+    its list bounds are read for the degree, its list is prefetched (on a grid from its
+    centre the frontier's four sides interleave in the queue, and the hardware's stride
+    prefetcher misses those lines: 1.15x). ``det``: neighbours claimed earlier in this
+    level take ``u`` as parent if it is smaller (``canonical.lower_parent``)."""
     last = u
+    scout = 0
     for k in range(indptr[u], indptr[u + ONE]):
         v = as_uint(indices[as_uint(k)])
         w = v >> WORD_SHIFT
@@ -40,9 +50,115 @@ def claim_neighbours(indptr, indices, parent, depth, visited, keep_depth, det, d
             q[as_uint(found)] = v
             found += 1
             last = v
+            kv = indptr[v]
+            scout += indptr[v + ONE] - kv
+            prefetch(indices, kv)
         elif det:
             lower_parent(parent, depth, v, u, d)
-    return last, found
+    return last, found, scout
+
+
+@njit(inline="always")
+def _chain_step(indptr, indices, parent, depth, visited, keep_depth, d, a, pa, ka, da, q, found):
+    """One level of a chain: claim the unvisited neighbours of the frontier vertex ``a``
+    (parent ``pa``, list at ``ka``, degree ``da``) into ``q[found:]``; returns (the last
+    one claimed, or ``a``; the new ``found``; its list's start and degree, read once here
+    and carried to its own step). A vertex of degree two next to its parent has one
+    neighbour to test, the other one: the common case on a path or a chain, a shorter
+    step than the loop over its list (its vertex is x + y - pa, neighbours x and y, one of
+    them pa: no branch on which). Inlined; its arrays are held to its end
+    (``primitives.hints.hold``)."""
+    last = a
+    general = True
+    if da == 2:
+        x = as_uint(indices[ka])
+        y = as_uint(indices[ka + ONE])
+        if x == pa or y == pa:
+            general = False
+            v = x + y - pa
+            w = v >> WORD_SHIFT
+            bit = ONE << (v & BIT_MASK)
+            word = visited[w]
+            if (word & bit) == ZERO:
+                visited[w] = word | bit
+                parent[v] = a
+                if keep_depth:
+                    depth[v] = d
+                found += 1
+                last = v
+    if general:
+        last, found, _ = claim_neighbours(indptr, indices, parent, depth, visited, keep_depth,
+                                          False, d, a, q, found)
+    kv = as_uint(indptr[last])
+    dv = indptr[last + ONE] - indptr[last]
+    hold(indptr)  # one release of each array, at the end (``primitives.hints``)
+    hold(indices)
+    hold(parent)
+    hold(depth)
+    hold(visited)
+    hold(q)
+    return last, found, kv, dv
+
+
+@njit(cache=True)
+def _walk_one(indptr, indices, parent, depth, visited, q, level, m_f, budget, a, pa, ka, da):
+    """Up to ``budget`` levels of one chain from ``a`` (``_chain_step``'s state) while each
+    finds one vertex of degree ``m_f``. Returns (levels that kept the pattern, whether the
+    last one tried did, ``found`` of the last step, the chain's state). Its own function, so
+    that its loop keeps the arrays' addresses in registers."""
+    keep_depth = depth.shape[0] != 0
+    ok = 0  # levels that kept the pattern; each found a vertex of degree m_f but the last
+    found = 1
+    while ok < budget:
+        a2, found, ka2, da2 = _chain_step(indptr, indices, parent, depth, visited, keep_depth,
+                                          level + ok + 1, a, pa, ka, da, q, 0)
+        if found != 1:  # the new vertices are q[0:found] (none from a degree-2 step)
+            return ok, False, found, a, pa, ka, da
+        ok += 1
+        pa = a
+        a = a2
+        ka = ka2
+        da = da2
+        if da != m_f:
+            break
+    return ok, True, found, a, pa, ka, da
+
+
+@njit(cache=True)
+def _walk_two(indptr, indices, parent, depth, visited, q, level, m_f, budget, a, pa, ka, da, b,
+              pb, kb, db):
+    """``_walk_one`` for two chains side by side (a path from inside: two independent
+    chains of loads, overlapped), while each finds one vertex and the two degrees add up
+    to ``m_f``."""
+    keep_depth = depth.shape[0] != 0
+    ok = 0
+    found = 2
+    while ok < budget:
+        a2, found, ka2, da2 = _chain_step(indptr, indices, parent, depth, visited, keep_depth,
+                                          level + ok + 1, a, pa, ka, da, q, 0)
+        fa = found
+        b2, found, kb2, db2 = _chain_step(indptr, indices, parent, depth, visited, keep_depth,
+                                          level + ok + 1, b, pb, kb, db, q, fa)
+        if not (fa == 1 and found == 2):
+            # the new vertices are q[0:found]: put there those that a degree-2 step found
+            # (a one-vertex find is its chain's last vertex, whichever step made it)
+            if fa == 1:
+                q[0] = a2
+            if found - fa == 1:
+                q[as_uint(fa)] = b2
+            return ok, False, found, a, pa, ka, da, b, pb, kb, db
+        ok += 1
+        pa = a
+        a = a2
+        ka = ka2
+        da = da2
+        pb = b
+        b = b2
+        kb = kb2
+        db = db2
+        if da + db != m_f:
+            break
+    return ok, True, found, a, pa, ka, da, b, pb, kb, db
 
 
 @njit(cache=True)
@@ -63,43 +179,32 @@ def thin_frontier_levels(indptr, indices, parent, depth, visited, q, nf, level, 
     claim again, and the deterministic mode sends no frontier of two (a runtime test in
     this loop costs the default mode 10% on a path).
     Returns (e, level, m_f, m_u, prev_nf, nlev, nb, t_last, acc, nrow, rf, re, rc)."""
-    keep_depth = depth.shape[0] != 0
     small = min(limit, grain - 1)
+    # each chain: its vertex, parent (its step tests one neighbour, not two), list, degree
     a = as_uint(q[0])
+    pa = as_uint(parent[a])
+    ka = as_uint(indptr[a])
+    da = indptr[a + ONE] - indptr[a]
     b = as_uint(q[nf - 1])
+    pb = as_uint(parent[b])
+    kb = as_uint(indptr[b])
+    db = indptr[b + ONE] - indptr[b]
+    found = 0
     while True:
         work = nf + m_f
         budget = (grain - acc + work - 1) // work  # levels until the timing batch closes
-        done = 0
-        pattern = True
-        next_m_f = m_f
-        if nf == 1:  # two copies of the loop: no test of nf per level
-            while done < budget:
-                a, found = claim_neighbours(indptr, indices, parent, depth, visited, keep_depth,
-                                            False, level + done + 1, a, q, 0)
-                done += 1
-                if found != 1:
-                    pattern = False
-                    break
-                next_m_f = indptr[a + ONE] - indptr[a]
-                m_u -= next_m_f
-                if next_m_f != m_f:
-                    break
+        if nf == 1:
+            ok, pattern, found, a, pa, ka, da = _walk_one(
+                indptr, indices, parent, depth, visited, q, level, m_f, budget, a, pa, ka, da)
+            next_m_f = da
         else:
-            while done < budget:
-                a, found = claim_neighbours(indptr, indices, parent, depth, visited, keep_depth,
-                                            False, level + done + 1, a, q, 0)
-                pattern = found == 1
-                b, found = claim_neighbours(indptr, indices, parent, depth, visited, keep_depth,
-                                            False, level + done + 1, b, q, found)
-                done += 1
-                if not (pattern and found == 2):
-                    pattern = False
-                    break
-                next_m_f = indptr[a + ONE] - indptr[a] + indptr[b + ONE] - indptr[b]
-                m_u -= next_m_f
-                if next_m_f != m_f:
-                    break
+            ok, pattern, found, a, pa, ka, da, b, pb, kb, db = _walk_two(
+                indptr, indices, parent, depth, visited, q, level, m_f, budget, a, pa, ka, da,
+                b, pb, kb, db)
+            next_m_f = da + db
+        if ok > 0:  # the unvisited edges lose each level's m_f (kept out of the hot loop)
+            m_u -= (ok - 1) * m_f + next_m_f
+        done = ok if pattern else ok + 1
         if nf == rf and m_f == re:
             rc += done
         else:
