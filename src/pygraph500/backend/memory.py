@@ -36,8 +36,8 @@ def estimate_run_bytes(num_vertices: int, num_edges: int, weighted: bool = False
     generated piece) and the searches (the CSR and its tuple counts, plus the larger of a
     search's state and a validation's: parent, queues and bitmaps, or parent, four
     pointer-jumping arrays and the levels).
-    ``weighted`` (kernel 3): the tuples' float32 weights, kernel 1's int64 keys and the CSR's
-    float32 weights.
+    ``weighted`` (kernel 3): the tuples' float32 weights, kernel 1's int64 keys, the CSR's
+    float32 weights and its rows sorted by weight (``CSRGraph.by_weight``).
     """
     n, m = num_vertices, num_edges
     entries = 2 * m  # adjacency entries before duplicates are dropped (an upper bound)
@@ -52,7 +52,7 @@ def estimate_run_bytes(num_vertices: int, num_edges: int, weighted: bool = False
         entry = 4 + (12 if weighted else 0)  # int32 neighbour; int64 key + the split's copies
         piece = 20 * min(1 << 22, max(1 << 16, m >> 6))  # generator.tuples.piece_size's
         kernel1 = entries * entry + rows * n * count_item + per_vertex + piece
-        csr = entries * (8 if weighted else 4) + per_vertex
+        csr = entries * (16 if weighted else 4) + per_vertex  # weighted: + rows by weight
         search = (8 + 16) * n + n // 2 + (24 * n if weighted else 0)
         validation_bytes = (8 + 32 + 8) * n
         return BASELINE_BYTES + max(kernel1, csr + max(search, validation_bytes))
@@ -61,7 +61,7 @@ def estimate_run_bytes(num_vertices: int, num_edges: int, weighted: bool = False
     per_vertex = 8 * 8 * n
     if weighted:  # kernel 3: a float32 per tuple, int64 keys while building, float32 weights
         edge_list += 4 * m
-        csr += 2 * m * (8 + 4)
+        csr += 2 * m * (8 + 4 + 8)
     return BASELINE_BYTES + edge_list + csr + per_vertex
 
 
