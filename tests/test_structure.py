@@ -16,7 +16,7 @@ ALLOWED = {
     "primitives": set(),
     "generator": {"graph"},
     "graph": {"primitives"},
-    "validate": {"graph"},
+    "validate": {"graph", "primitives"},
     "bfs": {"graph", "primitives"},
     "sssp": {"graph", "primitives", "bfs"},
     "distributed": {"graph", "primitives", "generator", "validate"},

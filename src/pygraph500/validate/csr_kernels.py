@@ -13,6 +13,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
+from ..primitives.hints import prefetch
+
 __all__ = ["row_bounds", "to_graph_labels", "pack_levels", "bfs_pass", "sssp_pass",
            "reached_tuple_sum", "NIBBLE_TOP"]
 
@@ -91,18 +93,52 @@ def _level(lev, nib, packed, v):
     return np.int64(lev[v])
 
 
+_AHEAD = 8  # entries ahead whose level's line is prefetched (the reads are independent)
+
+
+@njit(inline="always")
+def _first_above(indices, s, e, u):
+    """The first k in [s, e) with indices[k] > u (a sorted row), else e."""
+    while s < e:
+        m = (s + e) >> 1
+        if indices[m] <= u:
+            s = m + 1
+        else:
+            e = m
+    return s
+
+
+@njit(inline="always")
+def _holds(indices, s, e, x):
+    """Whether the sorted entries indices[s:e] hold x."""
+    k = _first_above(indices, s, e, x - 1)
+    return k < e and indices[k] == x
+
+
+@njit(inline="always")
+def _code(lev, nib, packed, v, mark):
+    """Vertex v's level, ``mark`` when unreached (above every level: ordered codes)."""
+    if packed:
+        return np.int64((nib[v >> 1] >> ((v & 1) << 2)) & 15)
+    x = np.int64(lev[v])
+    return x if x >= 0 else mark
+
+
 @njit(cache=True, parallel=True)
 def bfs_pass(indptr, indices, lev, nib, packed, parent, root, tuple_degree, bounds):
-    """Every rule left after the parent pointers, in one pass over the rows: row ``u`` holds
-    ``parent[u]`` iff the tree edge is an edge (no search, no random read), and each edge
+    """Every rule left after the parent pointers: row ``u`` holds ``parent[u]`` iff the tree
+    edge is an edge (a binary search of the sorted row, no random read), and each edge
     {u, v} is judged once, from u < v. Levels come from ``nib`` when ``packed`` (half the
     bytes of the most randomly read array: at SCALE 25 it fits a 32 MiB L3), else ``lev``.
+    (Judging the edges in passes over blocks of destinations, so that each pass reads the
+    levels of fewer vertices, was slower at SCALE 22 and 24: 1.2-2x.)
     Returns (first v whose tree edge is not an edge, first whose level is not its parent's +
     1, the first edge-levels edge (u, v), the first component edge (u, v), the largest level,
     the tuples at reached vertices); N: none."""
     n = parent.shape[0]
     nch = bounds.shape[0] - 1
     out = np.empty((nch, 8), np.int64)
+    mark = np.int64(15) if packed else np.int64(1) << 62  # an unreached vertex's code
     for c in prange(nch):
         be = n
         bl = n
@@ -114,30 +150,40 @@ def bfs_pass(indptr, indices, lev, nib, packed, parent, root, tuple_degree, boun
         tsum = 0
         for u in range(bounds[c], bounds[c + 1]):
             a = _level(lev, nib, packed, u)
+            s = indptr[u]
+            e = indptr[u + 1]
             pu = parent[u]
-            found = pu == -1 or u == root
-            for k in range(indptr[u], indptr[u + 1]):
-                v = np.int64(indices[k])
-                if v == pu:
-                    found = True
-                if v <= u:
-                    continue
-                b = _level(lev, nib, packed, v)
-                if a < 0 or b < 0:
-                    if (a >= 0 or b >= 0) and cu == n:
-                        cu = u
-                        cv = v
-                elif (a - b > 1 or b - a > 1) and lu_ == n:
-                    lu_ = u
-                    lv_ = v
-            if pu == -1:
-                continue
-            tsum += tuple_degree[u]
-            top = max(top, a)
-            if not found and be == n:
-                be = u
-            if u != root and bl == n and a != _level(lev, nib, packed, pu) + 1:
-                bl = u
+            if pu != -1:
+                tsum += tuple_degree[u]
+                top = max(top, a)
+                if u != root:
+                    if be == n and not _holds(indices, s, e, pu):
+                        be = u
+                    if bl == n and a != _level(lev, nib, packed, pu) + 1:
+                        bl = u
+            # the level codes of u's upper neighbours (below u: judged from their end;
+            # unreached: ``mark``): their least and largest, with no branch; a row out of
+            # bounds is read again
+            start = _first_above(indices, s, e, u)
+            lo = mark
+            hi = np.int64(-1)
+            for k in range(start, e):
+                if packed:
+                    prefetch(nib, np.int64(indices[min(k + _AHEAD, e - 1)]) >> 1)
+                x = _code(lev, nib, packed, np.int64(indices[k]), mark)
+                lo = min(lo, x)
+                hi = max(hi, x)
+            if start < e and (lo < mark if a < 0 else (lo < a - 1 or hi > min(a + 1, mark - 1))):
+                for k in range(start, e):  # rare: only in a broken tree
+                    v = np.int64(indices[k])
+                    b = _level(lev, nib, packed, v)
+                    if a < 0 or b < 0:
+                        if (a >= 0 or b >= 0) and cu == n:
+                            cu = u
+                            cv = v
+                    elif (a - b > 1 or b - a > 1) and lu_ == n:
+                        lu_ = u
+                        lv_ = v
         out[c, 0] = be
         out[c, 1] = bl
         out[c, 2] = lu_
