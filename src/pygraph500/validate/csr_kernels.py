@@ -93,7 +93,8 @@ def _level(lev, nib, packed, v):
     return np.int64(lev[v])
 
 
-_AHEAD = 8  # entries ahead whose level's line is prefetched (the reads are independent)
+_AHEAD = 32  # entries ahead whose level's line is prefetched (independent reads: at SCALE
+# 25, 2.2 s a pass against 5.6 with none, 2.7 with 16, 3.6 with 8 within the row)
 
 
 @njit(inline="always")
@@ -139,6 +140,7 @@ def bfs_pass(indptr, indices, lev, nib, packed, parent, root, tuple_degree, boun
     nch = bounds.shape[0] - 1
     out = np.empty((nch, 8), np.int64)
     mark = np.int64(15) if packed else np.int64(1) << 62  # an unreached vertex's code
+    last = max(indptr[n] - 1, 0)
     for c in prange(nch):
         be = n
         bl = n
@@ -153,6 +155,8 @@ def bfs_pass(indptr, indices, lev, nib, packed, parent, root, tuple_degree, boun
             s = indptr[u]
             e = indptr[u + 1]
             pu = parent[u]
+            if packed:  # the parent's level read _AHEAD vertices on
+                prefetch(nib, max(parent[min(u + _AHEAD, n - 1)], 0) >> 1)
             if pu != -1:
                 tsum += tuple_degree[u]
                 top = max(top, a)
@@ -168,8 +172,8 @@ def bfs_pass(indptr, indices, lev, nib, packed, parent, root, tuple_degree, boun
             lo = mark
             hi = np.int64(-1)
             for k in range(start, e):
-                if packed:
-                    prefetch(nib, np.int64(indices[min(k + _AHEAD, e - 1)]) >> 1)
+                if packed:  # the level read _AHEAD entries on, past this row's end too
+                    prefetch(nib, np.int64(indices[min(k + _AHEAD, last)]) >> 1)
                 x = _code(lev, nib, packed, np.int64(indices[k]), mark)
                 lo = min(lo, x)
                 hi = max(hi, x)

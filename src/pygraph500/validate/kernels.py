@@ -5,6 +5,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
+from ..primitives.hints import prefetch
+
 __all__ = ["parent_pass", "walk_depths", "init_jump", "jump_round", "first_unrooted", "cycle_info",
            "edge_pass", "tree_pass", "count_pass", "NCHUNKS"]
 
@@ -60,7 +62,9 @@ def walk_depths(parent, root, depth, cap):
     nch = min(NCHUNKS, max(n, 1))
     stop = np.zeros(1, np.bool_)
     for c in prange(nch):
-        for v in range(c * n // nch, (c + 1) * n // nch):
+        hi = (c + 1) * n // nch
+        for v in range(c * n // nch, hi):
+            prefetch(depth, max(parent[min(v + 32, hi - 1)], 0))  # a later walk's first read
             if depth[v] != UNKNOWN:
                 continue
             if stop[0]:
