@@ -93,8 +93,8 @@ def _level(lev, nib, packed, v):
     return np.int64(lev[v])
 
 
-_AHEAD = 32  # entries ahead whose level's line is prefetched (independent reads: at SCALE
-# 25, 2.2 s a pass against 5.6 with none, 2.7 with 16, 3.6 with 8 within the row)
+_AHEAD = 32  # entries ahead whose level's line is prefetched: the reads are independent, and
+# a prefetch that stops at its row's end leaves short rows (most of them) with none in flight
 
 
 @njit(inline="always")
@@ -131,8 +131,8 @@ def bfs_pass(indptr, indices, lev, nib, packed, parent, root, tuple_degree, boun
     edge is an edge (a binary search of the sorted row, no random read), and each edge
     {u, v} is judged once, from u < v. Levels come from ``nib`` when ``packed`` (half the
     bytes of the most randomly read array: at SCALE 25 it fits a 32 MiB L3), else ``lev``.
-    (Judging the edges in passes over blocks of destinations, so that each pass reads the
-    levels of fewer vertices, was slower at SCALE 22 and 24: 1.2-2x.)
+    (Passes over blocks of destinations, each reading fewer vertices' levels, were tried:
+    slower at SCALE 24 and no faster at 25 than one pass with the prefetch.)
     Returns (first v whose tree edge is not an edge, first whose level is not its parent's +
     1, the first edge-levels edge (u, v), the first component edge (u, v), the largest level,
     the tuples at reached vertices); N: none."""

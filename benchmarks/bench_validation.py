@@ -1,0 +1,95 @@
+"""Where a root's validation against the CSR goes, step by step, at one SCALE.
+
+Builds the Kronecker graph of ``--scale`` (edgefactor 16, seeds 2 and 3) the way
+``graph500 run`` does (``KroneckerTuples`` counted and placed: no tuples held), searches
+``--roots`` roots with the default algorithm, and for each times ``validate_csr`` whole and
+its steps alone, each after the whole call (so its kernels are compiled and warm):
+
+- pointer rules: parent range, root, parents reached, depths from the parent walks
+  (``bfs_tree.pointer_rules``; one random read per vertex);
+- levels: the depths narrowed and packed four bits a vertex (``csr_kernels.pack_levels``);
+- rows: the one pass over the rows (``csr_kernels.bfs_pass``: the tree edges, their levels,
+  every edge's levels from its smaller end; one random read per edge).
+
+Then the two big steps alone with 1 and 2 threads (median of 3), to see what the second
+core buys a memory-bound pass.
+
+    python benchmarks/bench_validation.py [--scale 22] [--roots 4]
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import time
+
+import numba
+import numpy as np
+
+from pygraph500.bfs import DEFAULT_ALGORITHM, get_algorithm
+from pygraph500.generator.tuples import KroneckerTuples
+from pygraph500.graph.build import count_tuples, place_tuples
+from pygraph500.validate import csr_kernels as ck
+from pygraph500.validate import validate_csr
+from pygraph500.validate.bfs_tree import _narrow, _threads_for, pointer_rules
+
+
+def _seconds(fn) -> float:
+    t0 = time.perf_counter()
+    fn()
+    return time.perf_counter() - t0
+
+
+def steps(g, parent, root: int) -> dict:
+    """validate_csr whole, then its steps alone (packed levels: Graph500 trees are shallow)."""
+    n = g.num_vertices
+    out = {"validate_csr": _seconds(lambda: validate_csr(g, parent, root))}
+    with _threads_for(n + int(g.indptr[-1])):
+        res = {}
+        out["pointer rules"] = _seconds(lambda: res.update(p=pointer_rules(parent, root, n)))
+        p64, _, depth, _ = res["p"]
+        nib = np.empty((n + 1) // 2, np.uint8)
+        lev = _narrow(depth)
+        out["levels"] = _seconds(lambda: ck.pack_levels(lev, nib))
+        bounds = ck.row_bounds(g.indptr)
+        out["rows"] = _seconds(lambda: ck.bfs_pass(g.indptr, g.indices, lev[:0], nib, True, p64,
+                                                   root, g.tuple_degree, bounds))
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--scale", type=int, default=22)
+    ap.add_argument("--roots", type=int, default=4)
+    args = ap.parse_args()
+    print(f"# SCALE {args.scale}, {numba.get_num_threads()} threads, load "
+          f"{' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    tuples = KroneckerTuples(args.scale, 16, (2, 3))
+    g = place_tuples(tuples, count_tuples(tuples))
+    bfs = get_algorithm(DEFAULT_ALGORITHM)
+    roots = np.flatnonzero(g.degree() > 0)[:args.roots]
+    print("| root | validate_csr s | pointer rules s | levels s | rows s |")
+    print("|---|---|---|---|---|")
+    for r in roots:
+        parent = bfs(g, int(r), depth=False).parent
+        validate_csr(g, parent, int(r))  # compiled and warm
+        t = steps(g, parent, int(r))
+        print(f"| {r} | {t['validate_csr']:.3f} | {t['pointer rules']:.3f} | "
+              f"{t['levels']:.4f} | {t['rows']:.3f} |")
+    n = g.num_vertices
+    p64, _, depth, _ = pointer_rules(parent, int(r), n)
+    nib = np.empty((n + 1) // 2, np.uint8)
+    ck.pack_levels(_narrow(depth), nib)
+    bounds = ck.row_bounds(g.indptr)
+    for threads in (1, 2):
+        numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))
+        walk = statistics.median(_seconds(lambda: pointer_rules(parent, int(r), n))
+                                 for _ in range(3))
+        rows = statistics.median(_seconds(lambda: ck.bfs_pass(
+            g.indptr, g.indices, nib[:0].view(np.int8), nib, True, p64, int(r),
+            g.tuple_degree, bounds)) for _ in range(3))
+        print(f"- {threads} thread(s): pointer rules {walk:.3f} s, rows {rows:.3f} s")
+
+
+if __name__ == "__main__":
+    main()
