@@ -37,6 +37,7 @@ from numba.extending import intrinsic
 from ..backend.memory import require_memory
 from ..errors import InputError
 from .types import CSRGraph, EdgeList, index_dtype
+from .weights import _insertion_sort, check_weights, split_keys
 
 __all__ = ["build_csr", "count_tuples", "place_tuples", "TupleCounts", "sort_dedup_rows", "lap"]
 
@@ -143,17 +144,6 @@ def _by_decreasing_degree(degree):
 
 _INSERTION_MAX = 16  # rows up to this length are insertion-sorted
 _BUCKET_MAX = 64     # up to this length: a bucket pass, then insertion (radix beyond)
-
-
-@njit(inline="always")
-def _insertion_sort(out, s, e):
-    for i in range(s + 1, e):
-        x = out[i]
-        j = i - 1
-        while j >= s and out[j] > x:
-            out[j + 1] = out[j]
-            j -= 1
-        out[j + 1] = x
 
 
 @njit(inline="always")
@@ -381,8 +371,6 @@ class TupleCounts:
                     raise InputError(f"EdgeList labels must be integers, got {edges.src.dtype} "
                                      f"and {edges.dst.dtype}")
             if edges.weight is not None:
-                from .weights import check_weights
-
                 check_weights(edges.weight)  # refused before any work
         self.n, self.m, self.weighted = n, m, bool(edges.weighted)
         self.itype = index_dtype(n)
@@ -449,8 +437,6 @@ def place_tuples(edges, counted: TupleCounts, sort_vertices: str | None = None,
         lap(phases, "scatter", t)
         out = sort_dedup_rows(indptr, out, n, phases)
     else:  # rows of neighbour << 32 | weight keys; the smallest weight per neighbour kept
-        from .weights import check_weights, split_keys
-
         if n > 2**31:
             raise InputError(f"weighted graphs are limited to 2**31 vertices, got {n}")
         keys = np.empty(total, dtype=np.int64)

@@ -95,6 +95,7 @@ def split_keys(indptr: np.ndarray, keys: np.ndarray, itype):
 
 @njit(inline="always")
 def _insertion_sort(buf, lo, hi):
+    """buf[lo:hi] sorted in place (short runs; kernel 1's rows use it too)."""
     for j in range(lo + 1, hi):
         x = buf[j]
         i = j - 1
