@@ -137,7 +137,7 @@ def _package_overloads():
 
 @pytest.mark.parametrize("options", [
     {}, {"kernel": "both"}, {"sort_vertices": "degree"}, {"validate": False},
-    {"algorithm": "topdown-queue"},
+    {"algorithm": "topdown-queue"}, {"validation": "tuples"},
 ])
 def test_the_parts_hold_every_kernel_the_warm_up_needs(options):
     """After the parts (here, in this process), the engine's warm-up needs no kernel, nor

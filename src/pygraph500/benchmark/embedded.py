@@ -143,9 +143,11 @@ class EmbeddedEngine(Engine):
         c = self.config
         tiny = tiny_edges(c.weighted)
         if name == "generator":
-            kronecker(4, 1, c.seed, weights=c.weighted)
-            for _ in KroneckerTuples(4, 1, c.seed, weights=c.weighted, piece=5).chunks():
-                pass  # the streamed generator of validation="csr"
+            if self.on_csr:  # the generator as ``load`` calls it
+                for _ in KroneckerTuples(4, 1, c.seed, weights=c.weighted, piece=5).chunks():
+                    pass
+            else:
+                kronecker(4, 1, c.seed, weights=c.weighted)
             choose_roots(np.ones(16, dtype=bool), c.seed, 1)
         elif name == "kernel 1 and checks":  # the checks of a BFS tree that scipy found
             self.graph, self.edges = self.kernel1(tiny), tiny
