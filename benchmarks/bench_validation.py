@@ -40,8 +40,9 @@ def _seconds(fn) -> float:
     return time.perf_counter() - t0
 
 
-def steps(g, parent, root: int) -> dict:
-    """validate_csr whole, then its steps alone (packed levels: Graph500 trees are shallow)."""
+def steps(g, parent, root: int) -> tuple[dict, tuple]:
+    """validate_csr whole, then its steps alone (packed levels: Graph500 trees are shallow);
+    the seconds, and the rows pass's arguments for ``main``'s thread counts."""
     n = g.num_vertices
     out = {"validate_csr": _seconds(lambda: validate_csr(g, parent, root))}
     with _threads_for(n + int(g.indptr[-1])):
@@ -51,10 +52,10 @@ def steps(g, parent, root: int) -> dict:
         nib = np.empty((n + 1) // 2, np.uint8)
         lev = _narrow(depth)
         out["levels"] = _seconds(lambda: ck.pack_levels(lev, nib))
-        bounds = ck.row_bounds(g.indptr)
-        out["rows"] = _seconds(lambda: ck.bfs_pass(g.indptr, g.indices, lev[:0], nib, True, p64,
-                                                   root, g.tuple_degree, bounds))
-    return out
+        args = (g.indptr, g.indices, lev[:0], nib, True, p64, root, g.tuple_degree,
+                ck.row_bounds(g.indptr))
+        out["rows"] = _seconds(lambda: ck.bfs_pass(*args))
+    return out, args
 
 
 def main() -> None:
@@ -73,21 +74,15 @@ def main() -> None:
     for r in roots:
         parent = bfs(g, int(r), depth=False).parent
         validate_csr(g, parent, int(r))  # compiled and warm
-        t = steps(g, parent, int(r))
+        t, args = steps(g, parent, int(r))
         print(f"| {r} | {t['validate_csr']:.3f} | {t['pointer rules']:.3f} | "
               f"{t['levels']:.4f} | {t['rows']:.3f} |")
     n = g.num_vertices
-    p64, _, depth, _ = pointer_rules(parent, int(r), n)
-    nib = np.empty((n + 1) // 2, np.uint8)
-    ck.pack_levels(_narrow(depth), nib)
-    bounds = ck.row_bounds(g.indptr)
-    for threads in (1, 2):
+    for threads in (1, 2):  # the last root's
         numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))
         walk = statistics.median(_seconds(lambda: pointer_rules(parent, int(r), n))
                                  for _ in range(3))
-        rows = statistics.median(_seconds(lambda: ck.bfs_pass(
-            g.indptr, g.indices, nib[:0].view(np.int8), nib, True, p64, int(r),
-            g.tuple_degree, bounds)) for _ in range(3))
+        rows = statistics.median(_seconds(lambda: ck.bfs_pass(*args)) for _ in range(3))
         print(f"- {threads} thread(s): pointer rules {walk:.3f} s, rows {rows:.3f} s")
 
 
