@@ -16,6 +16,7 @@ levels is ``rc`` levels of frontier ``rf`` and ``re`` edges.
 """
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
 
 from ...primitives.bitmaps import BIT_MASK, ONE, WORD_SHIFT, ZERO, as_uint
@@ -101,6 +102,51 @@ def _chain_step(indptr, indices, parent, depth, visited, keep_depth, d, a, pa, k
 
 
 @njit(cache=True)
+def _run_in_order(indptr, indices, parent, depth, visited, level, a, pa, budget):
+    """Up to ``budget`` levels of one chain numbered in order: from ``a`` (degree two, its
+    parent ``pa`` = a -+ 1) on to a + s, a + 2 s, ... (s = a - pa) while each vertex's
+    neighbours are exactly its predecessor and its successor and the next one is not
+    visited. Returns (levels walked, the last vertex claimed, or ``a``).
+
+    ``_chain_step`` computes the next vertex from the row it loaded: every level waits for
+    two dependent loads (the row's start, then the row), 11 cycles, where scipy's queue
+    waits about 10. Here the next vertex is v + s, known before the row is read: the rows
+    are only checked, on branches the CPU predicts, so the loads of successive levels
+    overlap. The visited word stays in a register while the chain is inside it (a read of
+    the word just stored would chain the levels again). Any other shape ends the run
+    before its level, which the general step then takes."""
+    keep_depth = depth.shape[0] != 0
+    v = np.int64(a)
+    s = v - np.int64(pa)
+    t = 0
+    wcur = as_uint(v) >> WORD_SHIFT  # a's own word (v + s may be outside the bitmap)
+    word = visited[wcur]
+    while t < budget:
+        k = as_uint(indptr[as_uint(v)])
+        if indices[k] != v - 1 or indices[k + ONE] != v + 1:
+            break
+        nxt = as_uint(v + s)
+        w = nxt >> WORD_SHIFT
+        if w != wcur:
+            visited[wcur] = word
+            wcur = w
+            word = visited[w]
+        bit = ONE << (nxt & BIT_MASK)
+        if (word & bit) != ZERO:
+            break
+        word |= bit
+        parent[nxt] = v
+        if keep_depth:
+            depth[nxt] = level + t + 1
+        t += 1
+        v = np.int64(nxt)
+        if indptr[nxt + ONE] - indptr[nxt] != 2:
+            break
+    visited[wcur] = word
+    return t, v
+
+
+@njit(cache=True)
 def _walk_one(indptr, indices, parent, depth, visited, q, level, m_f, budget, a, pa, ka, da):
     """Up to ``budget`` levels of one chain from ``a`` (``_chain_step``'s state) while each
     finds one vertex of degree ``m_f``. Returns (levels that kept the pattern, whether the
@@ -110,6 +156,18 @@ def _walk_one(indptr, indices, parent, depth, visited, q, level, m_f, budget, a,
     ok = 0  # levels that kept the pattern; each found a vertex of degree m_f but the last
     found = 1
     while ok < budget:
+        if da == 2 and (a == pa + ONE or pa == a + ONE):  # perhaps a chain numbered in order
+            t, v = _run_in_order(indptr, indices, parent, depth, visited, level + ok, a, pa,
+                                 budget - ok)
+            if t > 0:
+                ok += t
+                pa = as_uint(v + np.int64(pa) - np.int64(a))  # v -+ 1, the same direction
+                a = as_uint(v)
+                ka = as_uint(indptr[a])
+                da = indptr[a + ONE] - indptr[a]
+                if da != m_f:
+                    break
+                continue
         a2, found, ka2, da2 = _chain_step(indptr, indices, parent, depth, visited, keep_depth,
                                           level + ok + 1, a, pa, ka, da, q, 0)
         if found != 1:  # the new vertices are q[0:found] (none from a degree-2 step)
