@@ -126,11 +126,13 @@ def _run_end(wt, du, lo, end, lim, inv_delta):
 
 @njit(cache=True)
 def _take_light(pool, cnext, lcount, lhead, t, s, state, taken, cur, inv_delta, min_run,
-                indptr, wt, jst, jud, wp, j0, rud, rc, rdue, r0):
+                indptr, wt, jst, jud, wp, j0, rud, rc, rdue, r0, atomic):
     """Jobs (from ``j0``) and records (from ``r0``) of the live entries of thread ``t``'s
-    light list of slot ``s`` not taken yet in this step (claimed by fetch-and-or: the other
-    threads drain the slot's other lists). Returns (jobs, records) written; a vertex with no
-    edge into bucket ``cur`` gets a record and no job."""
+    light list of slot ``s`` not taken yet in this step (``atomic``: claimed by
+    fetch-and-or, the other threads drain the slot's other lists; alone, by a plain write:
+    a locked instruction waits for every load before it, the prefetched ones too, which
+    ends the overlap of the entries' cache misses). Returns (jobs, records) written; a
+    vertex with no edge into bucket ``cur`` gets a record and no job."""
     n = lcount[t, s]
     c = lhead[t, s]
     k = 0
@@ -153,8 +155,12 @@ def _take_light(pool, cnext, lcount, lhead, t, s, state, taken, cur, inv_delta, 
                 continue  # stale: lowered into an earlier bucket since, taken there
             w64 = u >> 6
             bit = _ONE << np.uint64(u & 63)
-            if (taken[w64] & bit) != 0 or (fetch_or(taken, w64, bit) & bit) != 0:
+            if (taken[w64] & bit) != 0:
                 continue  # a repeat: taken already in this step
+            if not atomic:
+                taken[w64] |= bit
+            elif (fetch_or(taken, w64, bit) & bit) != 0:
+                continue
             a = indptr[u]
             end = indptr[u + 1]
             e = end if end - a <= min_run else _run_end(wt, du, a, end, cur, inv_delta)
@@ -225,7 +231,7 @@ def take(pool, cnext, lcount, lhead, hpool, hcnext, hfstack, hctr, hcount, hhead
             nj += _take_heavy(hpool, hcnext, hfstack, hctr, hcount, hhead, htail, t, s, cur,
                               base, inv_delta, look, min_run, indptr, wt, jst, jud, wp, nj)
         a, b = _take_light(pool, cnext, lcount, lhead, t, s, state, taken, cur, inv_delta,
-                           min_run, indptr, wt, jst, jud, wp, nj, rud, rc, rdue, r0 + nr)
+                           min_run, indptr, wt, jst, jud, wp, nj, rud, rc, rdue, r0 + nr, False)
         nj += a
         nr += b
     return nj, nr
@@ -252,7 +258,7 @@ def take_parallel(pool, cnext, lcount, lhead, hpool, hcnext, hfstack, hctr, hcou
                              base, inv_delta, look, min_run, indptr, wt, jst, jud, wp, joff[t])
         nl, nr = _take_light(pool, cnext, lcount, lhead, t, s, state, taken, cur, inv_delta,
                              min_run, indptr, wt, jst, jud, wp, joff[t] + nh, rud, rc, rdue,
-                             r0 + roff[t])
+                             r0 + roff[t], True)
         gj[t] = nh + nl
         gr[t] = nr
     nj = gj[0]

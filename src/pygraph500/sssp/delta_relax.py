@@ -28,13 +28,15 @@ _LAG_MASK = _LAG - 1
 
 @njit(cache=True)
 def relax_edges(lo, hi, nbr, wt, state, settled, jst, jud, wp, inv_delta, base, pool, cnext,
-                fstack, ctr, lcount, lhead, ltail, t, spread):
+                fstack, ctr, lcount, lhead, ltail, t, spread, atomic):
     """Relax the job edges ``lo .. hi-1`` (positions in the jobs' runs laid end to end;
     ``wp``: the exclusive prefix of the run lengths, one entry more than jobs). A settled
     target is skipped on its bit; otherwise a strictly shorter candidate is installed by
     compare-and-swap and the vertex appended to thread ``t``'s light list of its bucket
     (``spread`` > 0: to thread ``job % spread``'s, so that the next drain is parallel).
-    Returns the number of distances lowered.
+    Returns the number of distances lowered. ``atomic``: other threads relax at the same time
+    (compare-and-swap; alone, a plain write: a locked instruction waits for every load before
+    it, which ends the overlap of the prefetched state words' misses).
 
     The unsettled targets are few and far between: each is a read of a state word that is
     likely not cached, which alone would stall the loop. Their words are prefetched when
@@ -89,7 +91,10 @@ def relax_edges(lo, hi, nbr, wt, state, settled, jst, jud, wp, inv_delta, base, 
         nbits = np.int64(f32_bits(nd))
         old = state[v]
         while nbits < (old >> 32):  # strictly shorter: install unless beaten
-            if cas(state, v, old, (nbits << 32) | (ud >> 32)):
+            nw = (nbits << 32) | (ud >> 32)
+            if not atomic:
+                state[v] = nw
+            if not atomic or cas(state, v, old, nw):
                 lowered += 1
                 s = slot_of(bin_of(nd, inv_delta), base)
                 tt = np.int64(t) if spread == 0 else np.int64(job % spread)
@@ -127,6 +132,7 @@ def relax_parallel(nbr, wt, state, settled, jst, jud, wp, inv_delta, base, pool,
                 break
             lowered += relax_edges((total * c) // nchunks, (total * (c + 1)) // nchunks, nbr,
                                    wt, state, settled, jst, jud, wp, inv_delta, base, pool,
-                                   cnext, fstack, ctr, lcount, lhead, ltail, np.int64(t), 0)
+                                   cnext, fstack, ctr, lcount, lhead, ltail, np.int64(t), 0,
+                                   True)
         got[t] = lowered
     return got.sum()

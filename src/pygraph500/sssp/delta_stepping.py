@@ -199,7 +199,7 @@ def _search(indptr, nbr, wt, root, state, inv_delta, look, min_run, nthreads, se
             if serial:
                 lowered = relax_edges(0, edges, nbr, wt, state, settled, jst, jud, wp[:nj + 1],
                                       inv_delta, base, pool, cnext, fstack, ctr, lcount, lhead,
-                                      ltail, 0, nthreads)
+                                      ltail, 0, nthreads, False)
             else:
                 if open_work > 0:
                     nb, t_last = log_close(batches, nb, nrow, t_last)
