@@ -39,6 +39,13 @@ def shapes(rng):
     a = np.arange(n)
     g["path"] = (n, a[:-1], a[1:])
     g["path-relabelled"] = (n, *relabelled(rng, n, a[:-1], a[1:]))
+    # numbered in order but for a few swapped labels: the walk on the labels
+    # (``thin_frontier._run_in_order``) stops at each and the general step goes on
+    kinked = a.copy()
+    kinked[[100, 101]] = kinked[[101, 100]]
+    kinked[[200, 205]] = kinked[[205, 200]]
+    kinked[[280, 300]] = kinked[[300, 280]]
+    g["path-kinked"] = (n, kinked[:-1], kinked[1:])
     g["cycle-odd"] = (n, a, np.roll(a, -1))  # the two walks meet at an edge
     g["cycle-even"] = (n - 1, a[:-1], np.roll(a[:-1], -1))  # ... at a vertex
     g["cycle-relabelled"] = (n, *relabelled(rng, n, a, np.roll(a, -1)))
@@ -91,8 +98,8 @@ def test_chains_match_scipy(threads, algo, name):
 
 
 @pytest.mark.parametrize("grain", [1, 3, 1 << 10])
-@pytest.mark.parametrize("name", ["path-relabelled", "cycle-odd", "cycle-even", "lollipop",
-                                  "tree", "grid"])
+@pytest.mark.parametrize("name", ["path", "path-kinked", "path-relabelled", "cycle-odd",
+                                  "cycle-even", "lollipop", "tree", "grid"])
 def test_chains_any_timing_grain(monkeypatch, grain, name):
     """The walks stop where a timing batch closes and resume with the chain's state."""
     monkeypatch.setattr(steps, "TIME_GRAIN", grain)
