@@ -70,7 +70,8 @@ def _claim_level(indptr, indices, parent, depth, visited, q, s, e, d, det, near)
     """One serial top-down level: the unvisited neighbours of ``q[s:e]`` claimed at depth
     ``d`` into ``q[e:]``; returns (the queue's new end, their degree sum: the next m_f).
     ``near``: the labels have locality (``_prefetch_near``; on a graph numbered at random
-    its lines are wasted traffic: a grid relabelled at random 1.2x slower with them). Its
+    its lines are wasted traffic: a grid relabelled at random was about a fifth slower with
+    them). Its
     own compiled function, called once per level: inlined in the level loop, where the log's
     locals are live too, its loop ran short of registers and kept the arrays' addresses on
     the stack (a grid's search about 1.07x slower)."""

@@ -7,7 +7,9 @@ and ``bitmap_topdown`` hand such frontiers to it. Each step of a chain carries i
 parent, list start and degree, so a vertex of degree two tests one neighbour, the one that
 is not its parent (``_chain_step``); the loops of one and of two chains are compiled
 functions of their own (``_walk_one``, ``_walk_two``), called once per timing batch, so
-their registers hold the arrays' addresses. ``claim_neighbours`` is the serial claim of one
+their registers hold the arrays' addresses. One chain numbered in order (a path read from a
+file as 0, 1, 2, ...) is walked on its labels instead (``_run_in_order``): no level waits for
+the one before. ``claim_neighbours`` is the serial claim of one
 vertex's unvisited neighbours into a queue, shared with ``queue_topdown``.
 
 Names of the level log's locals (``level_log``): ``nlev`` levels, ``nb`` batches, ``t_last``
