@@ -148,3 +148,27 @@ def test_the_parts_hold_every_kernel_the_warm_up_needs(options):
     before = _package_overloads()
     engine.warm_up()
     assert _package_overloads() - before == set()
+
+
+@pytest.mark.parametrize("validation", ["csr", "tuples"])
+def test_a_files_warm_up_holds_the_checks_of_deep_trees(tmp_path, validation):
+    """``graph500 bfs FILE`` on a path: after the file engine's warm-up, searching it and
+    validating its trees (levels past int16's range; from one end short parent walks, from
+    the other pointer jumping) compiles nothing, which the one timed validation would
+    otherwise include."""
+    from pygraph500.benchmark.embedded import FileEngine
+
+    n = 40_000
+    path = tmp_path / "path.txt"
+    a = np.arange(n - 1)
+    np.savetxt(path, np.stack([a, a + 1], axis=1), fmt="%d")
+    engine = FileEngine(RunConfig(input=str(path), validation=validation), root=0)
+    engine.warm_up()
+    engine.load()
+    engine.fits()
+    engine.build()
+    before = _package_overloads()
+    for root in (0, n - 1):
+        verdict = engine.validate(engine.fetch(engine.search(root)), root)
+        assert verdict.valid
+    assert _package_overloads() - before == set()

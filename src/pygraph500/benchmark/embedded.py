@@ -24,7 +24,7 @@ from ..backend.threads import set_threads
 from ..bfs import get_algorithm
 from ..generator import kronecker
 from ..generator.tuples import KroneckerTuples
-from ..graph import build_csr
+from ..graph import EdgeList, build_csr
 from ..graph.build import count_tuples, place_tuples
 from ..graph.build_array import build_csr_array
 from ..graph.relabel import (degree_in_original_labels, search_in_original_labels,
@@ -275,6 +275,26 @@ class FileEngine(EmbeddedEngine):
             self.search_options = search_options
         self.check_memory = check_memory
         self.source = None
+
+    def warm_up(self) -> None:
+        """The run's warm-up, then the checks of deep BFS trees: a user's file may hold a path
+        or a mesh, whose levels the validators keep in int16 or int32 (``bfs_tree._narrow``),
+        kernels compiled apart from the tiny graph's int8 ones, and whose parent walks run
+        long enough for pointer jumping (``bfs_tree.WALK_CAP``). Compiled here, untimed; else
+        inside the one timed validation, printed as its time (5-6 s on a first run)."""
+        super().warm_up()
+        if not (self.config.validate and "bfs" in self.config.kernels):
+            return
+        self.use_kernel("bfs")
+        for n in (200, 40_000):  # a path: depths past int8's, then past int16's range
+            src = np.arange(n - 1, dtype=np.int64)
+            self.edges = EdgeList(src, src + 1, n)
+            self.graph = self.kernel1(self.edges)
+            parent = np.arange(1, n + 1, dtype=np.int64)  # rooted at its last vertex: the
+            parent[n - 1] = n - 1                        # walk from vertex 0 is n - 1 long
+            self.validate(SimpleNamespace(parent=parent), n - 1)
+        self.use_kernel(self.config.kernels[0])
+        self.graph = self.edges = None
 
     def load(self) -> None:
         c = self.config
