@@ -92,9 +92,12 @@ def relax_edges(lo, hi, nbr, wt, state, settled, jst, jud, wp, inv_delta, base, 
         old = state[v]
         while nbits < (old >> 32):  # strictly shorter: install unless beaten
             nw = (nbits << 32) | (ud >> 32)
-            if not atomic:
+            if atomic:
+                won = cas(state, v, old, nw)
+            else:
                 state[v] = nw
-            if not atomic or cas(state, v, old, nw):
+                won = True
+            if won:
                 lowered += 1
                 s = slot_of(bin_of(nd, inv_delta), base)
                 tt = np.int64(t) if spread == 0 else np.int64(job % spread)

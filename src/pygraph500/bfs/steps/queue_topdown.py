@@ -48,15 +48,16 @@ def _prefetch_near(indptr, indices, parent, depth, keep_depth, u):
     end (``primitives.hints.hold``): without it this function cost more than it saved."""
     row = as_uint(indptr[u])
     near = as_uint(_NEAR)
+    far = as_uint(4 * _NEAR)  # the rows of a grid's vertices _NEAR labels away
     prefetch(parent, u + near)
     prefetch(indptr, u + near)
-    prefetch(indices, row + near * as_uint(4))
+    prefetch(indices, row + far)
     if keep_depth:
         prefetch(depth, u + near)
-    if u >= near and row >= near * as_uint(4):
+    if u >= near and row >= far:
         prefetch(parent, u - near)
         prefetch(indptr, u - near)
-        prefetch(indices, row - near * as_uint(4))
+        prefetch(indices, row - far)
         if keep_depth:
             prefetch(depth, u - near)
     hold(indptr)  # one release of each array, at the end (``primitives.hints``)

@@ -108,7 +108,8 @@ def _run_in_order(indptr, indices, parent, depth, visited, level, a, pa, budget)
     """Up to ``budget`` levels of one chain numbered in order: from ``a`` (degree two, its
     parent ``pa`` = a -+ 1) on to a + s, a + 2 s, ... (s = a - pa) while each vertex's
     neighbours are exactly its predecessor and its successor and the next one is not
-    visited. Returns (levels walked, the last vertex claimed, or ``a``).
+    visited. Returns (levels walked, the last vertex claimed or ``a``, that vertex's
+    parent).
 
     ``_chain_step`` computes the next vertex from the row it loaded: every level waits for
     two dependent loads (the row's start, then the row), 11 cycles, where scipy's queue
@@ -145,7 +146,7 @@ def _run_in_order(indptr, indices, parent, depth, visited, level, a, pa, budget)
         if indptr[nxt + ONE] - indptr[nxt] != 2:
             break
     visited[wcur] = word
-    return t, v
+    return t, v, v - s
 
 
 @njit(cache=True)
@@ -159,11 +160,11 @@ def _walk_one(indptr, indices, parent, depth, visited, q, level, m_f, budget, a,
     found = 1
     while ok < budget:
         if da == 2 and (a == pa + ONE or pa == a + ONE):  # perhaps a chain numbered in order
-            t, v = _run_in_order(indptr, indices, parent, depth, visited, level + ok, a, pa,
-                                 budget - ok)
+            t, v, pv = _run_in_order(indptr, indices, parent, depth, visited, level + ok, a,
+                                     pa, budget - ok)
             if t > 0:
                 ok += t
-                pa = as_uint(v + np.int64(pa) - np.int64(a))  # v -+ 1, the same direction
+                pa = as_uint(pv)
                 a = as_uint(v)
                 ka = as_uint(indptr[a])
                 da = indptr[a + ONE] - indptr[a]
