@@ -292,9 +292,11 @@ def test_heavy_entry_packing():
         dp.MAX_ENTRIES - 2, dp.MAX_ENTRIES - 1)
 
 
-def test_delta_stepping_phases():
+def test_delta_stepping_phases(monkeypatch):
     g = build_csr(kronecker(10, 16, weights=True))
     root = int(np.argmax(g.degree()))
+    deg = g.degree()
+    monkeypatch.setattr(delta_stepping, "PULL_RATIO", 0)  # push only: every edge relaxed
     res = ALGORITHMS["delta-stepping"](g, root, delta=0.01)
     ph = res.phases
     assert len(ph) > 1
@@ -303,9 +305,57 @@ def test_delta_stepping_phases():
     assert np.all(ph.frontier > 0) and np.all(ph.time >= 0)
     assert ph.discovered.sum() >= res.num_reached - 1  # every reached vertex lowered at least once
     assert ph.frontier.sum() >= res.num_reached  # ... and relaxed at least once
-    deg = g.degree()
     assert ph.edges_examined.sum() >= deg[res.parent >= 0].sum()
+    assert not ph.extra["pull"].any()
     assert res.phases.as_dicts()[0]["bucket"] == 0
+
+
+def test_delta_stepping_pull_reads_fewer_entries(monkeypatch):
+    """On a Graph500 graph the default pulls once the hubs are settled: its log says so, and
+    the search reads far fewer adjacency entries than the push-only one (each edge twice)."""
+    g = build_csr(kronecker(12, 16, weights=True))
+    root = int(np.argmax(g.degree()))
+    res = ALGORITHMS["delta-stepping"](g, root)
+    pull = res.phases.extra["pull"]
+    assert set(np.unique(pull)) == {0, 1}
+    assert np.all(np.diff(res.phases.extra["bucket"]) >= 0)
+    assert res.phases.as_dicts()[int(np.argmax(pull))]["pull"] == 1
+    monkeypatch.setattr(delta_stepping, "PULL_RATIO", 0)
+    push = ALGORITHMS["delta-stepping"](g, root)
+    assert np.array_equal(res.distance, push.distance)
+    assert res.phases.edges_examined.sum() < 0.6 * push.phases.edges_examined.sum()
+
+
+@pytest.mark.parametrize("ratio", [1e-9, 8.0])
+def test_delta_stepping_pull(threads, monkeypatch, ratio):
+    """A pull at every bucket boundary with rests pending (ratio 1e-9, rows cut into runs of
+    one entry so that every row leaves a rest) or at the default's: the same distances as
+    Dijkstra and the Graph500 rules, on graphs with hubs and leaves (a pull settles the
+    leaves on the spot), zero weights (ties across the pull), several components and
+    isolated vertices, a grid and a path; serial and parallel kernels."""
+    rng = np.random.default_rng(23)
+    hub = np.zeros(300, np.int64)
+    star = weighted(np.concatenate((hub, np.arange(1, 150))),
+                    np.concatenate((np.arange(1, 301), np.arange(2, 151))),
+                    rng.random(449).astype(np.float32), 310)  # leaves, a chain, isolated
+    graphs = (build_csr(kronecker(10, 16, seed=(4, 9), weights=True)),
+              random_graph(rng, 500, 3000, zero_frac=0.3), grid(30, rng, zero_frac=0.2),
+              path(200, rng), star)
+    monkeypatch.setattr(delta_stepping, "PULL_RATIO", ratio)
+    if ratio < 1:
+        monkeypatch.setattr(delta_stepping, "MIN_RUN", 1)
+    for serial, take in ((1 << 12, 1 << 11), (0, 0)):
+        monkeypatch.setattr(delta_stepping, "SERIAL_WORK", serial)
+        monkeypatch.setattr(delta_stepping, "PARALLEL_TAKE", take)
+        for g in graphs:
+            root = int(np.argmax(g.degree()))
+            want = ALGORITHMS["dijkstra"](g, root).distance
+            for delta in (None, 1e-3, np.inf):
+                res = delta_stepping.sssp_delta_stepping(g, root, delta=delta)
+                check_rules(g, res, root)
+                assert np.array_equal(res.distance, want), (serial, delta)
+                if ratio < 1 and delta is None:
+                    assert res.phases.extra["pull"].any()
 
 
 def test_default_delta_scales_with_weights_and_degree():
@@ -362,12 +412,13 @@ def small_graphs(draw):
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(small_graphs(), st.sampled_from([None, 1e-3, 0.3, np.inf]), st.sampled_from([0, 1, 32]))
-def test_small_random_graphs(case, delta, min_run):
+@given(small_graphs(), st.sampled_from([None, 1e-3, 0.3, np.inf]), st.sampled_from([0, 1, 32]),
+       st.sampled_from([0.0, 1e-9, 8.0]))
+def test_small_random_graphs(case, delta, min_run, pull_ratio):
     g, root = case
-    old = delta_stepping.MIN_RUN
-    delta_stepping.MIN_RUN = min_run
+    old = delta_stepping.MIN_RUN, delta_stepping.PULL_RATIO
+    delta_stepping.MIN_RUN, delta_stepping.PULL_RATIO = min_run, pull_ratio
     try:
         run_all(g, root, **{"delta-stepping": {"delta": delta}})
     finally:
-        delta_stepping.MIN_RUN = old
+        delta_stepping.MIN_RUN, delta_stepping.PULL_RATIO = old

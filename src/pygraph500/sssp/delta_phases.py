@@ -125,8 +125,8 @@ def _run_end(wt, du, lo, end, lim, inv_delta):
 # ---- take: entries -> jobs and records ------------------------------------------------------
 
 @njit(cache=True)
-def _take_light(pool, cnext, lcount, lhead, t, s, state, taken, cur, inv_delta, min_run,
-                indptr, wt, jst, jud, wp, j0, rud, rc, rdue, r0, atomic):
+def _take_light(pool, cnext, lcount, lhead, t, s, state, taken, settled, cur, inv_delta,
+                min_run, indptr, wt, jst, jud, wp, j0, rud, rc, rdue, rdeg, r0, atomic):
     """Jobs (from ``j0``) and records (from ``r0``) of the live entries of thread ``t``'s
     light list of slot ``s`` not taken yet in this step (``atomic``: claimed by
     fetch-and-or, the other threads drain the slot's other lists; alone, by a plain write:
@@ -149,12 +149,14 @@ def _take_light(pool, cnext, lcount, lhead, t, s, state, taken, cur, inv_delta, 
             if j + _AHEAD_TAKE // 2 < take:  # its row offset is on its way: its row's head
                 prefetch(wt, indptr[pool[off + j + _AHEAD_TAKE // 2]])
             u = pool[off + j]
+            w64 = u >> 6
+            bit = _ONE << np.uint64(u & 63)
+            if (settled[w64] & bit) != 0:
+                continue  # settled: in an earlier bucket (stale) or by a pull
             word = state[u]
             du = word_distance(word)
             if bin_of(du, inv_delta) != cur:
                 continue  # stale: lowered into an earlier bucket since, taken there
-            w64 = u >> 6
-            bit = _ONE << np.uint64(u & 63)
             if (taken[w64] & bit) != 0:
                 continue  # a repeat: taken already in this step
             if not atomic:
@@ -173,6 +175,7 @@ def _take_light(pool, cnext, lcount, lhead, t, s, state, taken, cur, inv_delta, 
             rud[nr] = ud
             rc[nr] = _pack_rest(e, end)
             rdue[nr] = bin_of(np.float32(du + wt[e]), inv_delta) if e < end else -1
+            rdeg[nr] = end - a
             nr += 1
         k += take
         if k < n:
@@ -220,8 +223,8 @@ def _take_heavy(hpool, hcnext, hfstack, hctr, hcount, hhead, htail, t, s, cur, b
 
 @njit(cache=True)
 def take(pool, cnext, lcount, lhead, hpool, hcnext, hfstack, hctr, hcount, hhead, htail, s,
-         state, taken, cur, base, inv_delta, look, min_run, indptr, wt, jst, jud, wp, rud, rc,
-         rdue, r0, heavy):
+         state, taken, settled, cur, base, inv_delta, look, min_run, indptr, wt, jst, jud, wp,
+         rud, rc, rdue, rdeg, r0, heavy):
     """Every thread's lists of slot ``s`` (the heavy ones too with ``heavy``), one after the
     other on the calling thread. Returns (jobs, records appended from ``r0``)."""
     nj = 0
@@ -230,8 +233,9 @@ def take(pool, cnext, lcount, lhead, hpool, hcnext, hfstack, hctr, hcount, hhead
         if heavy:
             nj += _take_heavy(hpool, hcnext, hfstack, hctr, hcount, hhead, htail, t, s, cur,
                               base, inv_delta, look, min_run, indptr, wt, jst, jud, wp, nj)
-        a, b = _take_light(pool, cnext, lcount, lhead, t, s, state, taken, cur, inv_delta,
-                           min_run, indptr, wt, jst, jud, wp, nj, rud, rc, rdue, r0 + nr, False)
+        a, b = _take_light(pool, cnext, lcount, lhead, t, s, state, taken, settled, cur,
+                           inv_delta, min_run, indptr, wt, jst, jud, wp, nj, rud, rc, rdue,
+                           rdeg, r0 + nr, False)
         nj += a
         nr += b
     return nj, nr
@@ -239,8 +243,8 @@ def take(pool, cnext, lcount, lhead, hpool, hcnext, hfstack, hctr, hcount, hhead
 
 @njit(cache=True, parallel=True)
 def take_parallel(pool, cnext, lcount, lhead, hpool, hcnext, hfstack, hctr, hcount, hhead,
-                  htail, s, state, taken, cur, base, inv_delta, look, min_run, indptr, wt, jst,
-                  jud, wp, rud, rc, rdue, r0, heavy):
+                  htail, s, state, taken, settled, cur, base, inv_delta, look, min_run, indptr,
+                  wt, jst, jud, wp, rud, rc, rdue, rdeg, r0, heavy):
     """``take`` with each thread draining its own lists into its own region, the regions
     then moved together."""
     nthreads = lcount.shape[0]
@@ -256,9 +260,9 @@ def take_parallel(pool, cnext, lcount, lhead, hpool, hcnext, hfstack, hctr, hcou
         if heavy:
             nh = _take_heavy(hpool, hcnext, hfstack, hctr, hcount, hhead, htail, t, s, cur,
                              base, inv_delta, look, min_run, indptr, wt, jst, jud, wp, joff[t])
-        nl, nr = _take_light(pool, cnext, lcount, lhead, t, s, state, taken, cur, inv_delta,
-                             min_run, indptr, wt, jst, jud, wp, joff[t] + nh, rud, rc, rdue,
-                             r0 + roff[t], True)
+        nl, nr = _take_light(pool, cnext, lcount, lhead, t, s, state, taken, settled, cur,
+                             inv_delta, min_run, indptr, wt, jst, jud, wp, joff[t] + nh, rud,
+                             rc, rdue, rdeg, r0 + roff[t], True)
         gj[t] = nh + nl
         gr[t] = nr
     nj = gj[0]
@@ -275,6 +279,7 @@ def take_parallel(pool, cnext, lcount, lhead, hpool, hcnext, hfstack, hctr, hcou
             rud[r0 + nr + j] = rud[src + j]
             rc[r0 + nr + j] = rc[src + j]
             rdue[r0 + nr + j] = rdue[src + j]
+            rdeg[r0 + nr + j] = rdeg[src + j]
         nr += gr[t]
     return nj, nr
 
@@ -282,12 +287,14 @@ def take_parallel(pool, cnext, lcount, lhead, hpool, hcnext, hfstack, hctr, hcou
 # ---- settle: a finished bucket's records -> settled bits, heavy entries ------------------------
 
 @njit(cache=True)
-def _settle_part(rud, rc, rdue, lo, hi, state, settled, base, hpool, hcnext, hfstack, hctr,
-                 hcount, hhead, htail, t):
+def _settle_part(rud, rc, rdue, rdeg, lo, hi, state, settled, base, hpool, hcnext, hfstack,
+                 hctr, hcount, hhead, htail, t):
     """Records ``lo .. hi-1`` of a finished bucket: the one of each vertex that holds its
     final distance (a vertex taken again in a later step was lowered in between, so exactly
     one of its records does) marks it settled and schedules the rest of its row as a heavy
-    entry in thread ``t``'s lists."""
+    entry in thread ``t``'s lists. Returns (vertices settled, their degrees' sum)."""
+    done = 0
+    degrees = 0
     for i in range(lo, hi):
         if i + _AHEAD_TAKE < hi:
             prefetch(state, rud[i + _AHEAD_TAKE] >> 32)
@@ -296,20 +303,25 @@ def _settle_part(rud, rc, rdue, lo, hi, state, settled, base, hpool, hcnext, hfs
         if (state[u] >> 32) != (ud & LOW32):
             continue  # an earlier distance of u
         fetch_or(settled, u >> 6, _ONE << np.uint64(u & 63))
+        done += 1
+        degrees += rdeg[i]
         if rdue[i] >= 0:
             _push_heavy(hpool, hcnext, hfstack, hctr, hcount, hhead, htail, t,
                         slot_of(rdue[i], base), rc[i], ud)
+    return done, degrees
 
 
 @njit(cache=True)
-def settle(rud, rc, rdue, nrec, settled, base, hpool, hcnext, hfstack, hctr, hcount, hhead,
-           htail):
+def settle(rud, rc, rdue, rdeg, nrec, settled, base, hpool, hcnext, hfstack, hctr, hcount,
+           hhead, htail):
     """``settle_parallel`` on the calling thread, without reading the state words: the
     records latest first, the first of each vertex is the one with its final distance (a
     vertex taken again in a later step was lowered in between). The heavy entries are
-    spread over the threads' lists."""
+    spread over the threads' lists. Returns (vertices settled, their degrees' sum)."""
     nthreads = hcount.shape[0]
     done = 0
+    degrees = 0
+    pushed = 0
     for i in range(nrec - 1, -1, -1):
         ud = rud[i]
         u = ud >> 32
@@ -318,21 +330,27 @@ def settle(rud, rc, rdue, nrec, settled, base, hpool, hcnext, hfstack, hctr, hco
         if settled[w64] & bit:
             continue
         settled[w64] |= bit
+        done += 1
+        degrees += rdeg[i]
         if rdue[i] >= 0:
-            _push_heavy(hpool, hcnext, hfstack, hctr, hcount, hhead, htail, done % nthreads,
+            _push_heavy(hpool, hcnext, hfstack, hctr, hcount, hhead, htail, pushed % nthreads,
                         slot_of(rdue[i], base), rc[i], ud)
-            done += 1
+            pushed += 1
+    return done, degrees
 
 
 @njit(cache=True, parallel=True)
-def settle_parallel(rud, rc, rdue, nrec, state, settled, base, hpool, hcnext, hfstack, hctr,
-                    hcount, hhead, htail):
-    """``_settle_part`` on an even share of the records per thread."""
+def settle_parallel(rud, rc, rdue, rdeg, nrec, state, settled, base, hpool, hcnext, hfstack,
+                    hctr, hcount, hhead, htail):
+    """``_settle_part`` on an even share of the records per thread. Returns (vertices
+    settled, their degrees' sum)."""
     nthreads = hcount.shape[0]
+    got = np.zeros((nthreads, 2), np.int64)
     for t in prange(nthreads):
-        _settle_part(rud, rc, rdue, (nrec * t) // nthreads, (nrec * (t + 1)) // nthreads,
-                     state, settled, base, hpool, hcnext, hfstack, hctr, hcount, hhead, htail,
-                     np.int64(t))
+        got[t, 0], got[t, 1] = _settle_part(
+            rud, rc, rdue, rdeg, (nrec * t) // nthreads, (nrec * (t + 1)) // nthreads, state,
+            settled, base, hpool, hcnext, hfstack, hctr, hcount, hhead, htail, np.int64(t))
+    return got[:, 0].sum(), got[:, 1].sum()
 
 
 # ---- a new window ----------------------------------------------------------------------------

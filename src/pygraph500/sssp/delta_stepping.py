@@ -68,13 +68,14 @@ from ..primitives import clock_ns
 from .bins import (CHUNK, RING, chunks_needed, grow_pool, new_bins, new_wide_bins, push,
                    release_slot)
 from .delta_phases import MAX_ENTRIES, rebase, settle, settle_parallel, take, take_parallel
+from .delta_pull import pull
 from .delta_relax import relax_edges, relax_parallel
 from .state import (check_search, finish_state, init_state, log_close, log_grow,
                     new_phase_log, phase_table)
 from .types import SSSPResult
 
 __all__ = ["sssp_delta_stepping", "default_delta", "DELTA_SCALE", "LOOK_AHEAD", "MIN_RUN",
-           "SERIAL_WORK", "PARALLEL_TAKE", "TIME_GRAIN"]
+           "SERIAL_WORK", "PARALLEL_TAKE", "TIME_GRAIN", "PULL_RATIO"]
 
 # delta = DELTA_SCALE * mean weight / average degree (see the module docstring).
 DELTA_SCALE = 0.32
@@ -91,6 +92,11 @@ TIME_GRAIN = 1 << 10
 # Buckets with more entries (or records) than this are taken (settled) by all threads.
 # Read at call time.
 PARALLEL_TAKE = 1 << 11
+# Pull (``delta_pull``) at a bucket boundary when the entries of the settled rows not yet
+# relaxed exceed this many times the pull's cost: the entries of the unsettled rows, and an
+# eighth for each unsettled vertex (a bit and a row offset read). 0: never. Read at call
+# time.
+PULL_RATIO = 8.0
 
 
 @njit(cache=True)
@@ -105,7 +111,7 @@ def _grow(a, need):
 
 @njit(cache=True)
 def _search(indptr, nbr, wt, root, state, inv_delta, look, min_run, nthreads, serial_work,
-            parallel_take, grain, chunks, rows, batches):
+            parallel_take, grain, pull_ratio, chunks, rows, batches):
     """The whole search (see the module docstring). Returns the log (rows, batches, number
     of rows, number of batches)."""
     n = state.shape[0]
@@ -119,10 +125,14 @@ def _search(indptr, nbr, wt, root, state, inv_delta, look, min_run, nthreads, se
     rud = np.empty(1024, np.int64)  # the bucket's records: u << 32 | du, rest, its bucket
     rc = np.empty(1024, np.int64)
     rdue = np.empty(1024, np.int64)
+    rdeg = np.empty(1024, np.int64)
     nrow = 0
     nb = 0
     t_last = clock_ns()
     open_work = 0
+    unsettled_deg = indptr[n]  # the entries of the rows of the vertices not settled
+    nsettled = 0
+    pending = np.int64(0)  # entries of settled rows not relaxed since the last pull (about)
     push(pool, cnext, fstack, ctr, lcount, lhead, ltail, 0, 0, np.int32(root))
     base = np.int64(0)
     cur = np.int64(0)
@@ -162,18 +172,20 @@ def _search(indptr, nbr, wt, root, state, inv_delta, look, min_run, nthreads, se
             rud = _grow(rud, nrec + nl)
             rc = _grow(rc, nrec + nl)
             rdue = _grow(rdue, nrec + nl)
+            rdeg = _grow(rdeg, nrec + nl)
             need = chunks_needed(2 * nh, nthreads * (RING + 1))
             if hcnext.shape[0] - hctr[0] < need:
                 hpool, hcnext, hfstack = grow_pool(hpool, hcnext, hfstack, hctr[0], need)
             if nl + nh >= parallel_take and nthreads > 1:
                 nj, nr = take_parallel(pool, cnext, lcount, lhead, hpool, hcnext, hfstack, hctr,
-                                       hcount, hhead, htail, s, state, taken, cur, base,
-                                       inv_delta, look, min_run, indptr, wt, jst, jud, wp, rud,
-                                       rc, rdue, nrec, heavy)
+                                       hcount, hhead, htail, s, state, taken, settled, cur,
+                                       base, inv_delta, look, min_run, indptr, wt, jst, jud,
+                                       wp, rud, rc, rdue, rdeg, nrec, heavy)
             else:
                 nj, nr = take(pool, cnext, lcount, lhead, hpool, hcnext, hfstack, hctr, hcount,
-                              hhead, htail, s, state, taken, cur, base, inv_delta, look,
-                              min_run, indptr, wt, jst, jud, wp, rud, rc, rdue, nrec, heavy)
+                              hhead, htail, s, state, taken, settled, cur, base, inv_delta, look,
+                              min_run, indptr, wt, jst, jud, wp, rud, rc, rdue, rdeg, nrec,
+                              heavy)
             for i in range(nrec, nrec + nr):  # forget the claims (one record per claim)
                 taken[(rud[i] >> 32) >> 6] = 0
             nrec += nr
@@ -189,6 +201,7 @@ def _search(indptr, nbr, wt, root, state, inv_delta, look, min_run, nthreads, se
             wp[nj] = edges
             if edges == 0:
                 continue
+            pending -= edges
             need = chunks_needed(edges, nthreads * (RING + 1))
             if cnext.shape[0] - ctr[0] < need:
                 pool, cnext, fstack = grow_pool(pool, cnext, fstack, ctr[0], need)
@@ -211,6 +224,7 @@ def _search(indptr, nbr, wt, root, state, inv_delta, look, min_run, nthreads, se
             rows[nrow, 1] = edges
             rows[nrow, 2] = lowered
             rows[nrow, 3] = cur
+            rows[nrow, 4] = 0
             nrow += 1
             open_work += nj + edges
             if not serial or open_work >= grain:
@@ -221,12 +235,40 @@ def _search(indptr, nbr, wt, root, state, inv_delta, look, min_run, nthreads, se
         if hcnext.shape[0] - hctr[0] < need:
             hpool, hcnext, hfstack = grow_pool(hpool, hcnext, hfstack, hctr[0], need)
         if nthreads > 1 and nrec > parallel_take:
-            settle_parallel(rud, rc, rdue, nrec, state, settled, base, hpool, hcnext, hfstack,
-                            hctr, hcount, hhead, htail)
+            done, degrees = settle_parallel(rud, rc, rdue, rdeg, nrec, state, settled, base,
+                                            hpool, hcnext, hfstack, hctr, hcount, hhead, htail)
         else:
-            settle(rud, rc, rdue, nrec, settled, base, hpool, hcnext, hfstack, hctr, hcount,
-                   hhead, htail)
+            done, degrees = settle(rud, rc, rdue, rdeg, nrec, settled, base, hpool, hcnext,
+                                   hfstack, hctr, hcount, hhead, htail)
         cur += 1
+        nsettled += done
+        unsettled_deg -= degrees
+        pending += degrees
+        # ---- the pull: the unsettled rows instead of the settled rows' rests ---------------
+        if pull_ratio > 0 and pending > pull_ratio * (unsettled_deg + ((n - nsettled) >> 3)):
+            need = chunks_needed(n - nsettled, nthreads * (RING + 1))
+            if cnext.shape[0] - ctr[0] < need:
+                pool, cnext, fstack = grow_pool(pool, cnext, fstack, ctr[0], need)
+            if nrow + 1 > rows.shape[0] or nb + 3 > batches.shape[0]:
+                rows, batches = log_grow(rows, batches, nrow, nb)
+            nb, t_last = log_close(batches, nb, nrow, t_last)
+            open_work = 0
+            examined, read, lowered, done, degrees = pull(
+                indptr, nbr, wt, state, settled, inv_delta, base, pool, cnext, fstack, ctr,
+                lcount, lhead, ltail)
+            nsettled += done
+            unsettled_deg -= degrees
+            for s in range(RING + 1):  # the rests: nothing left to do
+                release_slot(hcnext, hfstack, hctr, hcount, hhead, s)
+            pending = 0
+            if examined > 0:  # (none: the rests were all that was left)
+                rows[nrow, 0] = examined
+                rows[nrow, 1] = read
+                rows[nrow, 2] = lowered
+                rows[nrow, 3] = cur
+                rows[nrow, 4] = 1
+                nrow += 1
+                nb, t_last = log_close(batches, nb, nrow, t_last)
     if nb + 1 > batches.shape[0]:
         rows, batches = log_grow(rows, batches, nrow, nb)
     nb, t_last = log_close(batches, nb, nrow, t_last)
@@ -269,7 +311,8 @@ def sssp_delta_stepping(graph: CSRGraph, root, *, delta=None, **options) -> SSSP
     chunks = 2 * nthreads * (RING + 1) + n // (4 * CHUNK)
     rows, batches, nrow, nb = _search(graph.indptr, nbr, wt, r, state, 1.0 / d,
                                       float(LOOK_AHEAD), int(MIN_RUN), nthreads, SERIAL_WORK,
-                                      PARALLEL_TAKE, TIME_GRAIN, chunks, rows, batches)
+                                      PARALLEL_TAKE, TIME_GRAIN, float(PULL_RATIO), chunks,
+                                      rows, batches)
     parent, dist = finish_state(state, nthreads)
     return SSSPResult(parent=parent, distance=dist, root=r,
                       phases=phase_table(rows, batches, nrow, nb))

@@ -113,7 +113,8 @@ def finish_state(state: np.ndarray, nthreads: int):
 
 
 # ---- the phase log ----------------------------------------------------------------------------
-# rows (frontier, edges relaxed, distances lowered, bucket); batches (end phase, nanoseconds):
+# rows (frontier, edges relaxed, distances lowered, bucket, 1 for a pull); batches (end phase,
+# nanoseconds):
 # phases with less work than a grain are timed together (a clock read costs more than a phase of
 # a path), and ``phase_table`` splits a batch's time in proportion to its phases' work. The
 # drivers keep the row and batch counts in locals and write rows inline (a compiled call costs
@@ -121,7 +122,7 @@ def finish_state(state: np.ndarray, nthreads: int):
 
 def new_phase_log(rows: int = 256):
     """(rows, batches) with room for ``rows`` phases; ``log_grow`` doubles them."""
-    return np.empty((rows, 4), np.int64), np.empty((rows, 2), np.int64)
+    return np.empty((rows, 5), np.int64), np.empty((rows, 2), np.int64)
 
 
 @njit(cache=True)
@@ -129,7 +130,7 @@ def log_grow(rows, batches, nrow, nb):
     """The log's arrays with room for one more row and three more batches: the same arrays,
     or copies twice as large."""
     if nrow + 1 > rows.shape[0]:
-        grown = np.empty((2 * rows.shape[0], 4), np.int64)
+        grown = np.empty((2 * rows.shape[0], rows.shape[1]), np.int64)
         grown[:nrow] = rows[:nrow]
         rows = grown
     if nb + 3 > batches.shape[0]:
@@ -151,8 +152,9 @@ def log_close(batches, nb, nrow, t_last):
     return nb + 1, t
 
 
-def phase_table(rows, batches, nrow: int, nb: int, extra_name: str = "bucket") -> LevelTable:
-    """The LevelTable of a finished search's log (every phase inside a closed batch)."""
+def phase_table(rows, batches, nrow: int, nb: int) -> LevelTable:
+    """The LevelTable of a finished search's log (every phase inside a closed batch), the
+    bucket and pull columns as ``extra``."""
     n, nb = int(nrow), int(nb)
     rows = rows[:n]
     work = (rows[:, 0] + rows[:, 1]).astype(np.float64)
@@ -167,4 +169,4 @@ def phase_table(rows, batches, nrow: int, nb: int, extra_name: str = "bucket") -
                           where=bwork[bid] > 0)
         times = batches[:nb, 1][bid] * 1e-9 * share
     return LevelTable(rows[:, 0], rows[:, 1], rows[:, 2], time=times,
-                      extra={extra_name: rows[:, 3].copy()})
+                      extra={"bucket": rows[:, 3].copy(), "pull": rows[:, 4].copy()})
