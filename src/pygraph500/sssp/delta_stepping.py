@@ -17,6 +17,16 @@ random read into 8 MB at SCALE 20 for each of the 33 M edges. Every edge is stil
 with its source's final distance no later than the bucket of the candidate, which is what
 makes the buckets exact; the relaxation itself is unchanged (below).
 
+Once the hubs are settled, the search PULLS (``delta_pull``): the rests still pending then
+come to 20 M entries at SCALE 20, and the rows of the vertices not settled to 2 M, most of
+them leaves. Each unsettled vertex reads its row from the settled side (lightest first, up
+to its best candidate), a vertex whose neighbours are all settled is settled there and then,
+and the rests are dropped: every edge they held now has a settled vertex at both ends or
+has been relaxed from the other end. This is Chakaravarthy et al.'s pruning (IPDPS 2014).
+The pull comes at the first bucket boundary where the pending rests exceed ``PULL_RATIO``
+times what the pull reads; the log marks it (``extra["pull"]``). At SCALE 20 it cuts the
+entries read from 31.5 M to 8.3 M and the time of a search by about 45%.
+
 Per step (compiled driver ``_search``, no Python per step): the bucket's entries become JOBS,
 runs of one row each (``take``, each thread draining its own lists when there are more than
 ``PARALLEL_TAKE`` entries), then their edges are relaxed in edge-balanced chunks claimed
@@ -27,12 +37,13 @@ Random reads are prefetched ahead: the rows of the jobs a few places on, the sta
 and row offsets of the entries, and the state words of the unsettled targets, whose
 relaxation is delayed by a few finds for it.
 
-Where the time goes (SCALE 20, default delta, one thread, the shared 2-core VM under a load
-average of 4-6, CPU time): 31.4 M adjacency entries scanned, 1 M of them to unsettled
-targets, 1 M lowerings, 0.65 M vertices taken and 0.3 M heavy entries, 570 steps; about 250 ms
-where the eager form took about 450 ms on the same machine at the same time: the jobs (a
-few random reads each: state word, row offset, row head) cost about as much as the scan of
-all the edges (see ``benchmarks/RESULTS.md``).
+Where the time goes (SCALE 20, default delta, two threads, about 72 ms a root): about 28 ms
+for the first buckets, where the hubs lower most of the graph; 12-19 ms for the pull, which
+reads 0.5 M rows (each a cache miss, prefetched a few vertices ahead) and settles most of
+the leaves; about 30 ms for the 500 buckets after it, 0.3 M vertices taken (a few random
+reads each: state word, row offset, row head). Without the pull (``PULL_RATIO = 0``) the
+search read all 31.4 M adjacency entries, 1 M of them to unsettled targets, and took about
+130 ms in the same run.
 
 State: one int64 word per vertex (``state``: float32 distance bits and parent, lowered by
 compare-and-swap only on a strict decrease), which makes the parents a tree whose edges hold
@@ -51,6 +62,10 @@ DELTA_SCALE (the VM under load, so compare within a row):
     steps         3508   1955   1076   589    323    182    107
 
 The cost is flat from 0.04 to 1.28; fewer steps means fewer waits for the threads, so 0.32.
+With the pull the wider buckets lose (two threads, 16 roots twice, wall ms median): 77.7,
+75.4, 86.7, 104.5, 157.8 for 0.16, 0.32, 0.64, 1.28, 2.56; still 0.32. ``PULL_RATIO`` in
+the same way (a vertex term of 1 instead of 1/8 where marked *): 130.4 (no pull), 78.6 (2),
+71.1 (4), 70.9 (8), 73.0 (16), 76.8 (4*), 71.1 (8*); SCALE 16 and 22 as flat from 4 to 16.
 ``MIN_RUN`` (16 .. 64) and ``LOOK_AHEAD`` (0.5 .. 4) are flat as well. The window of
 ``bins.RING`` = 2048 buckets spans the distances of these graphs (at most about 2.2) at the
 default delta; heavy entries past it wait in the overflow slot.
