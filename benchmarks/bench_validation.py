@@ -7,7 +7,8 @@ its steps alone, each after the whole call (so its kernels are compiled and warm
 
 - pointer rules: parent range, root, parents reached, depths from the parent walks
   (``bfs_tree.pointer_rules``; one random read per vertex);
-- levels: the depths narrowed and packed four bits a vertex (``csr_kernels.pack_levels``);
+- levels: the depths narrowed and packed for the random reads (``on_csr.level_table``: two
+  bits a vertex on a Graph500 tree, the level within a window of three);
 - rows: the one pass over the rows (``csr_kernels.bfs_pass``: the tree edges, their levels,
   every edge's levels from its smaller end; one random read per edge).
 
@@ -31,6 +32,7 @@ from pygraph500.generator.tuples import KroneckerTuples
 from pygraph500.graph.build import count_tuples, place_tuples
 from pygraph500.validate import csr_kernels as ck
 from pygraph500.validate import validate_csr
+from pygraph500.validate.on_csr import level_table
 from pygraph500.validate.bfs_tree import _narrow, _threads_for, pointer_rules
 
 
@@ -41,18 +43,18 @@ def _seconds(fn) -> float:
 
 
 def steps(g, parent, root: int) -> tuple[dict, tuple]:
-    """validate_csr whole, then its steps alone (packed levels: Graph500 trees are shallow);
-    the seconds, and the rows pass's arguments for ``main``'s thread counts."""
+    """validate_csr whole, then its steps alone; the seconds, and the rows pass's arguments
+    for ``main``'s thread counts."""
     n = g.num_vertices
     out = {"validate_csr": _seconds(lambda: validate_csr(g, parent, root))}
     with _threads_for(n + int(g.indptr[-1])):
         res = {}
         out["pointer rules"] = _seconds(lambda: res.update(p=pointer_rules(parent, root, n)))
         p64, _, depth, _ = res["p"]
-        nib = np.empty((n + 1) // 2, np.uint8)
         lev = _narrow(depth)
-        out["levels"] = _seconds(lambda: ck.pack_levels(lev, nib))
-        args = (g.indptr, g.indices, lev[:0], nib, True, p64, root, g.tuple_degree,
+        out["levels"] = _seconds(lambda: res.update(t=level_table(lev, g.indptr)))
+        mode, table, base = res["t"]
+        args = (g.indptr, g.indices, lev, table, mode, base, p64, root, g.tuple_degree,
                 ck.row_bounds(g.indptr))
         out["rows"] = _seconds(lambda: ck.bfs_pass(*args))
     return out, args

@@ -16,6 +16,8 @@ from pygraph500.generator import kronecker
 from pygraph500.graph import CSRGraph, EdgeList, build_csr
 from pygraph500.validate import (count_component_edges, count_component_edges_csr,
                                  validate, validate_csr, validate_sssp, validate_sssp_csr)
+from pygraph500.validate import csr_kernels as ck
+from pygraph500.validate import on_csr
 
 from test_sssp_validate import _mutations, dijkstra32
 from test_validate import HAND, HAND_PARENT, brute_rules, scipy_depth, scipy_parent
@@ -67,9 +69,36 @@ def test_hand_graph_every_rule():
         assert same_verdict(HAND, g, p, 0).rule == rule
 
 
+@pytest.fixture(params=[0.0, None, 2.0], ids=["window-always", "default", "window-never"])
+def level_modes(request, monkeypatch):
+    """Validation with the levels read two bits a vertex whenever anything is reached (its
+    escapes to the level array on every level outside the window), as chosen, or never."""
+    if request.param is not None:
+        monkeypatch.setattr(on_csr, "WINDOW_SHARE", request.param)
+    return request.param
+
+
+def test_level_table_modes():
+    """Two bits a vertex for a Graph500 tree, four for a shallow path, the levels themselves
+    for a deep one; the codes decode to the levels."""
+    e = kronecker(12, 16, (2, 3))
+    g = build_csr(e)
+    lev = scipy_depth(e, int(e.src[0])).astype(np.int8)
+    mode, codes, base = on_csr.level_table(lev, g.indptr)
+    assert mode == ck.WINDOW
+    c = (codes[np.arange(lev.shape[0]) >> 2] >> (2 * (np.arange(lev.shape[0]) & 3))) & 3
+    inside = (lev >= base) & (lev <= base + 2)
+    np.testing.assert_array_equal(c[inside], lev[inside] - base)
+    deg = g.degree()
+    assert np.all(c[~inside] == 3) and deg[inside].sum() >= 0.99 * deg[lev >= 0].sum()
+    chain = np.arange(301, dtype=np.int64)  # a path's rows: two entries each
+    assert on_csr.level_table(np.arange(-1, 13, dtype=np.int8), chain[:15])[0] == ck.NIBBLES
+    assert on_csr.level_table(np.arange(-1, 299, dtype=np.int16), chain)[0] == ck.PLAIN
+
+
 @pytest.mark.parametrize("sort", [None, "degree"])
 @pytest.mark.parametrize("scale", [9, 12])
-def test_kronecker_trees_and_random_mutations(scale, sort):
+def test_kronecker_trees_and_random_mutations(scale, sort, level_modes):
     e = kronecker(scale, 8, (5, 7))
     g = build_csr(e, sort)
     rng = np.random.default_rng(scale)
@@ -117,7 +146,7 @@ def test_property_verdicts_equal_on_any_parent_array(n, data):
 
 
 @pytest.mark.parametrize("n", [14, 15, 16, 300])  # levels packed four bits a vertex up to 14
-def test_paths_deep_and_shallow(n):
+def test_paths_deep_and_shallow(n, level_modes):
     rng = np.random.default_rng(n)
     labels = rng.permutation(n)
     e = EdgeList(labels[:-1].astype(np.int64), labels[1:].astype(np.int64), n)

@@ -15,8 +15,9 @@ from numba import njit, prange
 
 from ..primitives.hints import prefetch
 
-__all__ = ["row_bounds", "to_graph_labels", "pack_levels", "bfs_pass", "sssp_pass",
-           "reached_tuple_sum", "NIBBLE_TOP"]
+__all__ = ["row_bounds", "to_graph_labels", "pack_levels", "level_sample", "pack_window",
+           "bfs_pass", "sssp_pass", "reached_tuple_sum", "NIBBLE_TOP", "PLAIN", "NIBBLES",
+           "WINDOW"]
 
 _NCH = 512  # ranges per pass (first-offender reductions stay deterministic)
 
@@ -72,6 +73,16 @@ def reached_tuple_sum(parent, tuple_degree):
 
 NIBBLE_TOP = 14  # levels up to this are packed two a byte (15 marks an unreached vertex)
 
+# How bfs_pass reads the level of a vertex: PLAIN from the level array; NIBBLES four bits a
+# vertex (``pack_levels``); WINDOW two bits a vertex, the level when it is one of the three
+# from ``base`` and 3 for any other (then read from the level array: ``pack_window``). A
+# Graph500 tree has 99.8% of its adjacency entries' ends in three levels, so WINDOW reads a
+# quarter of the bytes of the int8 levels at random (8 MiB at SCALE 25, where the nibbles'
+# 16 MiB shared the L3 with the streamed rows and missed).
+PLAIN = 0
+NIBBLES = 1
+WINDOW = 2
+
 
 @njit(cache=True, parallel=True)
 def pack_levels(depth, nib):
@@ -84,11 +95,65 @@ def pack_levels(depth, nib):
         nib[i] = np.uint8(lo | (hi << 4))
 
 
+_COUNTED = 64  # level_sample's bins: 0 .. 62, and 63 for every deeper level
+_BLOCKS = 64  # level_sample reads this many runs of vertices spread over the array ...
+_RUN = 4096  # ... of this many each
+
+
+@njit(cache=True)
+def level_sample(level, indptr):
+    """The adjacency entries of the reached vertices by level 0 .. 62 (index 63: all deeper
+    ones), in a sample of runs of consecutive vertices spread over the array (all of them
+    when it is short): how often the rows pass reads each level (a vertex's level is read
+    once per entry naming it), from a few hundred kilobytes read in order."""
+    n = level.shape[0]
+    counts = np.zeros(_COUNTED, np.int64)
+    runs = min(_BLOCKS, (n + _RUN - 1) // _RUN)
+    for b in range(runs):
+        start = (n * b) // runs
+        for v in range(start, min(start + _RUN, n)):
+            x = np.int64(level[v])
+            if x >= 0:
+                counts[min(x, _COUNTED - 1)] += indptr[v + 1] - indptr[v]
+    return counts
+
+
 @njit(inline="always")
-def _level(lev, nib, packed, v):
-    """Vertex v's level (-1: unreached) from the packed or the plain array."""
-    if packed:
-        x = np.int64((nib[v >> 1] >> ((v & 1) << 2)) & 15)
+def _window_code(level, v, base):
+    """Two bits: ``level[v] - base`` when it is 0, 1 or 2, else 3 (unreached too)."""
+    return min(np.uint64(np.int64(level[v]) - base), np.uint64(3))
+
+
+@njit(cache=True, parallel=True)
+def pack_window(level, base, codes):
+    """codes: two bits a vertex (``_window_code``), vertex v in bits 2 * (v % 4) of byte
+    v // 4."""
+    n = level.shape[0]
+    full = n >> 2
+    for i in prange(full):
+        v = i << 2
+        codes[i] = np.uint8(_window_code(level, v, base)
+                            | (_window_code(level, v + 1, base) << np.uint64(2))
+                            | (_window_code(level, v + 2, base) << np.uint64(4))
+                            | (_window_code(level, v + 3, base) << np.uint64(6)))
+    if full < codes.shape[0]:  # the last vertices' byte
+        byte = np.uint64(0)
+        for j in range(4):
+            v = (full << 2) + j
+            c = _window_code(level, v, base) if v < n else np.uint64(3)
+            byte |= c << np.uint64(2 * j)
+        codes[full] = np.uint8(byte)
+
+
+@njit(inline="always")
+def _level(lev, table, mode, base, v):
+    """Vertex v's level (-1: unreached)."""
+    if mode == WINDOW:
+        c = np.int64((table[v >> 2] >> ((v & 3) << 1)) & 3)
+        if c != 3:
+            return base + c
+    elif mode == NIBBLES:
+        x = np.int64((table[v >> 1] >> ((v & 1) << 2)) & 15)
         return ((x + 1) & 15) - 1  # 15 -> -1
     return np.int64(lev[v])
 
@@ -118,20 +183,25 @@ def _holds(indices, s, e, x):
 
 
 @njit(inline="always")
-def _code(lev, nib, packed, v, mark):
+def _code(lev, table, mode, base, v, mark):
     """Vertex v's level, ``mark`` when unreached (above every level: ordered codes)."""
-    if packed:
-        return np.int64((nib[v >> 1] >> ((v & 1) << 2)) & 15)
+    if mode == NIBBLES:
+        return np.int64((table[v >> 1] >> ((v & 1) << 2)) & 15)
+    if mode == WINDOW:
+        c = np.int64((table[v >> 2] >> ((v & 3) << 1)) & 3)
+        if c != 3:
+            return base + c
     x = np.int64(lev[v])
     return x if x >= 0 else mark
 
 
 @njit(cache=True, parallel=True)
-def bfs_pass(indptr, indices, lev, nib, packed, parent, root, tuple_degree, bounds):
+def bfs_pass(indptr, indices, lev, table, mode, base, parent, root, tuple_degree, bounds):
     """Every rule left after the parent pointers: row ``u`` holds ``parent[u]`` iff the tree
     edge is an edge (a binary search of the sorted row, no random read), and each edge
-    {u, v} is judged once, from u < v. Levels come from ``nib`` when ``packed`` (half the
-    bytes of the most randomly read array: at SCALE 25 it fits a 32 MiB L3), else ``lev``.
+    {u, v} is judged once, from u < v. Levels come from ``table`` as ``mode`` says (PLAIN,
+    NIBBLES, WINDOW from ``base``; the most randomly read array), and from ``lev`` where
+    it does not hold them.
     (Passes over blocks of destinations, each reading fewer vertices' levels, were tried:
     slower at SCALE 24 and no faster at 25 than one pass with the prefetch.)
     Returns (first v whose tree edge is not an edge, first whose level is not its parent's +
@@ -140,7 +210,8 @@ def bfs_pass(indptr, indices, lev, nib, packed, parent, root, tuple_degree, boun
     n = parent.shape[0]
     nch = bounds.shape[0] - 1
     out = np.empty((nch, 8), np.int64)
-    mark = np.int64(15) if packed else np.int64(1) << 62  # an unreached vertex's code
+    mark = np.int64(15) if mode == NIBBLES else np.int64(1) << 62  # an unreached vertex's
+    shift = 1 if mode == NIBBLES else 2  # a vertex's byte in the table: v >> shift
     last = max(indptr[n] - 1, 0)
     for c in prange(nch):
         be = n
@@ -152,19 +223,19 @@ def bfs_pass(indptr, indices, lev, nib, packed, parent, root, tuple_degree, boun
         top = -1
         tsum = 0
         for u in range(bounds[c], bounds[c + 1]):
-            a = _level(lev, nib, packed, u)
+            a = np.int64(lev[u])
             s = indptr[u]
             e = indptr[u + 1]
             pu = parent[u]
-            if packed:  # the parent's level read _AHEAD vertices on
-                prefetch(nib, max(parent[min(u + _AHEAD, n - 1)], 0) >> 1)
+            if mode != PLAIN:  # the parent's level read _AHEAD vertices on
+                prefetch(table, max(parent[min(u + _AHEAD, n - 1)], 0) >> shift)
             if pu != -1:
                 tsum += tuple_degree[u]
                 top = max(top, a)
                 if u != root:
                     if be == n and not _holds(indices, s, e, pu):
                         be = u
-                    if bl == n and a != _level(lev, nib, packed, pu) + 1:
+                    if bl == n and a != _level(lev, table, mode, base, pu) + 1:
                         bl = u
             # the level codes of u's upper neighbours (below u: judged from their end;
             # unreached: ``mark``): their least and largest, with no branch; a row out of
@@ -173,15 +244,15 @@ def bfs_pass(indptr, indices, lev, nib, packed, parent, root, tuple_degree, boun
             lo = mark
             hi = np.int64(-1)
             for k in range(start, e):
-                if packed:  # the level read _AHEAD entries on, past this row's end too
-                    prefetch(nib, np.int64(indices[min(k + _AHEAD, last)]) >> 1)
-                x = _code(lev, nib, packed, np.int64(indices[k]), mark)
+                if mode != PLAIN:  # the level read _AHEAD entries on, past the row's end too
+                    prefetch(table, np.int64(indices[min(k + _AHEAD, last)]) >> shift)
+                x = _code(lev, table, mode, base, np.int64(indices[k]), mark)
                 lo = min(lo, x)
                 hi = max(hi, x)
             if start < e and (lo < mark if a < 0 else (lo < a - 1 or hi > min(a + 1, mark - 1))):
                 for k in range(start, e):  # rare: only in a broken tree
                     v = np.int64(indices[k])
-                    b = _level(lev, nib, packed, v)
+                    b = np.int64(lev[v])
                     if a < 0 or b < 0:
                         if (a >= 0 or b >= 0) and cu == n:
                             cu = u

@@ -29,7 +29,7 @@ from .rules import ValidationReport
 from .shortest_paths import as_distances
 from .shortest_paths import pointer_rules as sssp_pointer_rules
 
-__all__ = ["validate_csr", "validate_sssp_csr", "count_component_edges_csr"]
+__all__ = ["validate_csr", "validate_sssp_csr", "count_component_edges_csr", "level_table"]
 
 
 def _tuple_degree(graph):
@@ -69,6 +69,30 @@ def _name(graph, x):
     return int(graph.original_label[x]) if graph.relabelled else x
 
 
+WINDOW_SHARE = 0.9  # the least share of the level reads in three levels for WINDOW
+
+
+def level_table(lev, indptr):
+    """(mode, table, base): how ``bfs_pass`` reads the levels at random (``csr_kernels``).
+    Two bits a vertex when three consecutive levels hold at least ``WINDOW_SHARE`` of the
+    adjacency entries of the reached vertices of a sample (a Kronecker graph's tree: 99.8%;
+    the others are read from ``lev``); else four bits when every level fits; else ``lev``
+    itself."""
+    n = lev.shape[0]
+    counts = ck.level_sample(lev, indptr)
+    window = counts[:-3] + counts[1:-2] + counts[2:-1]  # levels b .. b + 2, b <= 60
+    base = int(np.argmax(window))
+    if window[base] >= WINDOW_SHARE * counts.sum() > 0:
+        codes = np.empty((n + 3) // 4, np.uint8)
+        ck.pack_window(lev, base, codes)
+        return ck.WINDOW, codes, base
+    if lev.dtype == np.int8 and int(lev.max(initial=0)) <= ck.NIBBLE_TOP:
+        nib = np.empty((n + 1) // 2, np.uint8)
+        ck.pack_levels(lev, nib)
+        return ck.NIBBLES, nib, 0
+    return ck.PLAIN, np.empty(0, np.uint8), 0
+
+
 def validate_csr(graph, parent, root: int) -> ValidationReport:
     """Check a BFS parent array (in the input's labels) against ``graph``, the CSR kernel 1
     built from the tuples (see the module docstring): ``validate``'s rules and verdicts."""
@@ -84,13 +108,10 @@ def _validate(graph, parent, root) -> ValidationReport:
         return report
     pg, lev = _in_graph_labels(graph, parent, _narrow(depth))
     rg = int(graph.new_label[root]) if graph.relabelled else root
-    packed = lev.dtype == np.int8 and int(lev.max(initial=0)) <= ck.NIBBLE_TOP
-    nib = np.empty((n + 1) // 2 if packed else 0, np.uint8)
-    if packed:
-        ck.pack_levels(lev, nib)
-        lev = lev[:0]
+    mode, table, base = level_table(lev, graph.indptr)
     bad_tree, bad_tlevel, lu, lv, cu, cv, max_depth, tsum = ck.bfs_pass(
-        graph.indptr, graph.indices, lev, nib, packed, pg, rg, td, ck.row_bounds(graph.indptr))
+        graph.indptr, graph.indices, lev, table, mode, base, pg, rg, td,
+        ck.row_bounds(graph.indptr))
     common = dict(num_visited=num_visited, depth=depth, max_depth=int(max_depth))
     if bad_tree < n:
         v = _name(graph, bad_tree)
