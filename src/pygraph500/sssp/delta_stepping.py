@@ -85,7 +85,7 @@ from .bins import (CHUNK, RING, chunks_needed, grow_pool, new_bins, new_wide_bin
 from .delta_phases import MAX_ENTRIES, rebase, settle, settle_parallel, take, take_parallel
 from .delta_pull import pull
 from .delta_relax import relax_edges, relax_parallel
-from .state import (check_search, finish_state, init_state, log_close, log_grow,
+from .state import (check_search, finish_state, init_state, log_close, log_grow, log_row,
                     new_phase_log, phase_table)
 from .types import SSSPResult
 
@@ -235,11 +235,7 @@ def _search(indptr, nbr, wt, root, state, inv_delta, look, min_run, nthreads, se
                 lowered = relax_parallel(nbr, wt, state, settled, jst, jud, wp[:nj + 1],
                                          inv_delta, base, pool, cnext, fstack, ctr, lcount,
                                          lhead, ltail)
-            rows[nrow, 0] = nj
-            rows[nrow, 1] = edges
-            rows[nrow, 2] = lowered
-            rows[nrow, 3] = cur
-            rows[nrow, 4] = 0
+            log_row(rows, nrow, nj, edges, lowered, cur, 0)
             nrow += 1
             open_work += nj + edges
             if not serial or open_work >= grain:
@@ -277,11 +273,7 @@ def _search(indptr, nbr, wt, root, state, inv_delta, look, min_run, nthreads, se
                 release_slot(hcnext, hfstack, hctr, hcount, hhead, s)
             pending = 0
             if examined > 0:  # (none: the rests were all that was left)
-                rows[nrow, 0] = examined
-                rows[nrow, 1] = read
-                rows[nrow, 2] = lowered
-                rows[nrow, 3] = cur
-                rows[nrow, 4] = 1
+                log_row(rows, nrow, examined, read, lowered, cur, 1)
                 nrow += 1
                 nb, t_last = log_close(batches, nb, nrow, t_last)
     if nb + 1 > batches.shape[0]:

@@ -38,7 +38,7 @@ from ..primitives import clock_ns
 from ..primitives.bits import bits_f32
 
 __all__ = ["prefetch", "word_distance", "INF_BITS", "UNREACHED_WORD", "LOW32",
-           "check_search", "init_state", "finish_state", "new_phase_log", "log_grow",
+           "check_search", "init_state", "finish_state", "new_phase_log", "log_row", "log_grow",
            "log_close", "phase_table"]
 
 INF_BITS = np.int64(0x7F800000)  # +inf as float32 bits
@@ -123,6 +123,16 @@ def finish_state(state: np.ndarray, nthreads: int):
 def new_phase_log(rows: int = 256):
     """(rows, batches) with room for ``rows`` phases; ``log_grow`` doubles them."""
     return np.empty((rows, 5), np.int64), np.empty((rows, 2), np.int64)
+
+
+@njit(inline="always")
+def log_row(rows, nrow, frontier, edges, lowered, bucket, pull):
+    """Write phase ``nrow`` of the log (the room made by ``log_grow``)."""
+    rows[nrow, 0] = frontier
+    rows[nrow, 1] = edges
+    rows[nrow, 2] = lowered
+    rows[nrow, 3] = bucket
+    rows[nrow, 4] = pull
 
 
 @njit(cache=True)
