@@ -75,15 +75,18 @@ def level_modes(request, monkeypatch):
     escapes to the level array on every level outside the window), as chosen, or never."""
     if request.param is not None:
         monkeypatch.setattr(on_csr, "WINDOW_SHARE", request.param)
+        monkeypatch.setattr(on_csr, "WINDOW_MIN_VERTICES", 0)
     return request.param
 
 
-def test_level_table_modes():
-    """Two bits a vertex for a Graph500 tree, four for a shallow path, the levels themselves
-    for a deep one; the codes decode to the levels."""
+def test_level_table_modes(monkeypatch):
+    """Two bits a vertex for a (large) Graph500 tree, four for a shallow path or a small
+    graph, the levels themselves for a deep one; the codes decode to the levels."""
     e = kronecker(12, 16, (2, 3))
     g = build_csr(e)
     lev = scipy_depth(e, int(e.src[0])).astype(np.int8)
+    assert on_csr.level_table(lev, g.indptr)[0] == ck.NIBBLES  # small: four bits
+    monkeypatch.setattr(on_csr, "WINDOW_MIN_VERTICES", 0)
     mode, codes, base = on_csr.level_table(lev, g.indptr)
     assert mode == ck.WINDOW
     c = (codes[np.arange(lev.shape[0]) >> 2] >> (2 * (np.arange(lev.shape[0]) & 3))) & 3
@@ -141,7 +144,13 @@ def test_property_verdicts_equal_on_any_parent_array(n, data):
         v = data.draw(st.integers(0, n - 1))
         parent[v] = data.draw(st.integers(-1, n))
     g = build_csr(e)
-    r = same_verdict(e, g, parent, root)
+    old = on_csr.WINDOW_SHARE, on_csr.WINDOW_MIN_VERTICES
+    if data.draw(st.booleans()):  # the levels two bits a vertex, whatever their spread
+        on_csr.WINDOW_SHARE, on_csr.WINDOW_MIN_VERTICES = 0.0, 0
+    try:
+        r = same_verdict(e, g, parent, root)
+    finally:
+        on_csr.WINDOW_SHARE, on_csr.WINDOW_MIN_VERTICES = old
     assert r.rule == brute_rules(e, parent, root)[0]
 
 

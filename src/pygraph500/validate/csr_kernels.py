@@ -78,7 +78,7 @@ NIBBLE_TOP = 14  # levels up to this are packed two a byte (15 marks an unreache
 # from ``base`` and 3 for any other (then read from the level array: ``pack_window``). A
 # Graph500 tree has 99.8% of its adjacency entries' ends in three levels, so WINDOW reads a
 # quarter of the bytes of the int8 levels at random (8 MiB at SCALE 25, where the nibbles'
-# 16 MiB shared the L3 with the streamed rows and missed).
+# 16 MiB shared the L3 with the streamed rows and missed). ``on_csr.level_table`` chooses.
 PLAIN = 0
 NIBBLES = 1
 WINDOW = 2

@@ -70,22 +70,27 @@ def _name(graph, x):
 
 
 WINDOW_SHARE = 0.9  # the least share of the level reads in three levels for WINDOW
+# ... and the fewest vertices: below, the four bits a vertex stay in cache and the window's
+# test of each code costs more than it saves (rows pass against NIBBLES, one interleaved
+# run: 2-3% slower at SCALE 20-23, 7% faster at 24, 30% at 25).
+WINDOW_MIN_VERTICES = 1 << 24
 
 
 def level_table(lev, indptr):
     """(mode, table, base): how ``bfs_pass`` reads the levels at random (``csr_kernels``).
-    Two bits a vertex when three consecutive levels hold at least ``WINDOW_SHARE`` of the
-    adjacency entries of the reached vertices of a sample (a Kronecker graph's tree: 99.8%;
-    the others are read from ``lev``); else four bits when every level fits; else ``lev``
-    itself."""
+    Two bits a vertex for a large graph where three consecutive levels hold at least
+    ``WINDOW_SHARE`` of the adjacency entries of the reached vertices of a sample (a
+    Kronecker graph's tree: 99.8%; the others are read from ``lev``); else four bits when
+    every level fits; else ``lev`` itself."""
     n = lev.shape[0]
-    counts = ck.level_sample(lev, indptr)
-    window = counts[:-3] + counts[1:-2] + counts[2:-1]  # levels b .. b + 2, b <= 60
-    base = int(np.argmax(window))
-    if window[base] >= WINDOW_SHARE * counts.sum() > 0:
-        codes = np.empty((n + 3) // 4, np.uint8)
-        ck.pack_window(lev, base, codes)
-        return ck.WINDOW, codes, base
+    if n >= WINDOW_MIN_VERTICES:
+        counts = ck.level_sample(lev, indptr)
+        window = counts[:-3] + counts[1:-2] + counts[2:-1]  # levels b .. b + 2, b <= 60
+        base = int(np.argmax(window))
+        if window[base] >= WINDOW_SHARE * counts.sum() > 0:
+            codes = np.empty((n + 3) // 4, np.uint8)
+            ck.pack_window(lev, base, codes)
+            return ck.WINDOW, codes, base
     if lev.dtype == np.int8 and int(lev.max(initial=0)) <= ck.NIBBLE_TOP:
         nib = np.empty((n + 1) // 2, np.uint8)
         ck.pack_levels(lev, nib)
