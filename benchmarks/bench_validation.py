@@ -13,9 +13,11 @@ its steps alone, each after the whole call (so its kernels are compiled and warm
   every edge's levels from its smaller end; one random read per edge).
 
 Then the two big steps alone with 1 and 2 threads (median of 3), to see what the second
-core buys a memory-bound pass.
+core buys a memory-bound pass; and, per root, the rows pass with the levels read four bits a
+vertex and two bits a vertex (the window, whatever the graph's size), interleaved, median of
+``--repeats``: what ``on_csr.WINDOW_MIN_VERTICES`` is set from.
 
-    python benchmarks/bench_validation.py [--scale 22] [--roots 4]
+    python benchmarks/bench_validation.py [--scale 22] [--roots 4] [--repeats 5]
 """
 from __future__ import annotations
 
@@ -60,10 +62,31 @@ def steps(g, parent, root: int) -> tuple[dict, tuple]:
     return out, args
 
 
+def _rows_by_table(g, args, repeats: int) -> tuple[float, float]:
+    """The rows pass's median seconds with the levels four bits a vertex and in the two-bit
+    window (the same tree, interleaved)."""
+    lev, p64, root = args[2], args[6], args[7]
+    nib = np.empty((lev.shape[0] + 1) // 2, np.uint8)
+    ck.pack_levels(lev, nib)
+    counts = ck.level_sample(lev, g.indptr)
+    base = int(np.argmax(counts[:-3] + counts[1:-2] + counts[2:-1]))
+    codes = np.empty((lev.shape[0] + 3) // 4, np.uint8)
+    ck.pack_window(lev, base, codes)
+    rest = (p64, root, g.tuple_degree, ck.row_bounds(g.indptr))
+    four = (g.indptr, g.indices, lev, nib, ck.NIBBLES, 0) + rest
+    two = (g.indptr, g.indices, lev, codes, ck.WINDOW, base) + rest
+    times = {0: [], 1: []}
+    for _ in range(repeats):
+        for k, a in enumerate((four, two)):
+            times[k].append(_seconds(lambda: ck.bfs_pass(*a)))
+    return statistics.median(times[0]), statistics.median(times[1])
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--scale", type=int, default=22)
     ap.add_argument("--roots", type=int, default=4)
+    ap.add_argument("--repeats", type=int, default=5)
     args = ap.parse_args()
     print(f"# SCALE {args.scale}, {numba.get_num_threads()} threads, load "
           f"{' '.join(f'{x:.2f}' for x in os.getloadavg())}")
@@ -73,18 +96,25 @@ def main() -> None:
     roots = np.flatnonzero(g.degree() > 0)[:args.roots]
     print("| root | validate_csr s | pointer rules s | levels s | rows s |")
     print("|---|---|---|---|---|")
+    trees = []
     for r in roots:
         parent = bfs(g, int(r), depth=False).parent
         validate_csr(g, parent, int(r))  # compiled and warm
-        t, args = steps(g, parent, int(r))
+        t, rows_args = steps(g, parent, int(r))
+        trees.append(rows_args)
         print(f"| {r} | {t['validate_csr']:.3f} | {t['pointer rules']:.3f} | "
               f"{t['levels']:.4f} | {t['rows']:.3f} |")
+    print("\n| root | rows s, four bits a vertex | rows s, two bits (window) | four / two |")
+    print("|---|---|---|---|")
+    for r, a in zip(roots, trees):
+        four, two = _rows_by_table(g, a, args.repeats)
+        print(f"| {r} | {four:.3f} | {two:.3f} | {four / two:.2f} |")
     n = g.num_vertices
     for threads in (1, 2):  # the last root's
         numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))
         walk = statistics.median(_seconds(lambda: pointer_rules(parent, int(r), n))
                                  for _ in range(3))
-        rows = statistics.median(_seconds(lambda: ck.bfs_pass(*args)) for _ in range(3))
+        rows = statistics.median(_seconds(lambda: ck.bfs_pass(*rows_args)) for _ in range(3))
         print(f"- {threads} thread(s): pointer rules {walk:.3f} s, rows {rows:.3f} s")
 
 
