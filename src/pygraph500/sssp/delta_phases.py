@@ -21,8 +21,9 @@ within its own bucket), no later than the bucket of ``du + w`` (which exactness 
 mostly much later than ``u``'s own bucket: by then ``v`` is usually settled (97% of the edges
 of a Graph500 SCALE 20 graph), and the relaxation skips it on one bit of the SETTLED bitmap
 (128 KB at SCALE 20, in the core's cache) instead of reading its state word (8 MB, all over
-memory). A settled ``v`` has a distance below ``cur * delta``, which no candidate of this
-step undercuts: skipping it changes nothing.
+memory). A settled ``v`` has its final distance (below ``cur * delta``, or beyond it when a
+pull settled it: ``delta_pull``), which no candidate undercuts: skipping it changes
+nothing. For the same reason a take skips an entry of a settled vertex.
 
 Thread ``t`` of a parallel step drains its own lists of the slot into its own region of the
 job and record arrays; the regions are then moved together. Appends go to the appending
