@@ -71,9 +71,31 @@ def _name(graph, x):
 
 WINDOW_SHARE = 0.9  # the least share of the level reads in three levels for WINDOW
 # ... and the fewest vertices: below, the four bits a vertex stay in cache and the window's
-# test of each code costs more than it saves (rows pass against NIBBLES, one interleaved
-# run: 2-3% slower at SCALE 20-23, 7% faster at 24, 30% at 25).
+# test of each code costs more than it saves (``bench_validation.py``'s second table: the
+# rows pass 0-5% slower at SCALE 22, 1.37-1.50x faster at 25).
 WINDOW_MIN_VERTICES = 1 << 24
+
+
+def window_table(lev, indptr, share: float):
+    """(WINDOW, two-bit codes, base) for the three consecutive levels from ``base`` that
+    hold the most adjacency entries of the reached vertices of a sample, or None when they
+    hold less than ``share`` of them (or nothing is reached)."""
+    counts = ck.level_sample(lev, indptr)
+    window = counts[:-3] + counts[1:-2] + counts[2:-1]  # levels b .. b + 2, b <= 60
+    base = int(np.argmax(window))
+    total = counts.sum()
+    if total == 0 or window[base] < share * total:
+        return None
+    codes = np.empty((lev.shape[0] + 3) // 4, np.uint8)
+    ck.pack_window(lev, base, codes)
+    return ck.WINDOW, codes, base
+
+
+def nibble_table(lev):
+    """(NIBBLES, the levels four bits a vertex, 0); every level at most ``ck.NIBBLE_TOP``."""
+    nib = np.empty((lev.shape[0] + 1) // 2, np.uint8)
+    ck.pack_levels(lev, nib)
+    return ck.NIBBLES, nib, 0
 
 
 def level_table(lev, indptr):
@@ -82,19 +104,12 @@ def level_table(lev, indptr):
     ``WINDOW_SHARE`` of the adjacency entries of the reached vertices of a sample (a
     Kronecker graph's tree: 99.8%; the others are read from ``lev``); else four bits when
     every level fits; else ``lev`` itself."""
-    n = lev.shape[0]
-    if n >= WINDOW_MIN_VERTICES:
-        counts = ck.level_sample(lev, indptr)
-        window = counts[:-3] + counts[1:-2] + counts[2:-1]  # levels b .. b + 2, b <= 60
-        base = int(np.argmax(window))
-        if window[base] >= WINDOW_SHARE * counts.sum() > 0:
-            codes = np.empty((n + 3) // 4, np.uint8)
-            ck.pack_window(lev, base, codes)
-            return ck.WINDOW, codes, base
+    if lev.shape[0] >= WINDOW_MIN_VERTICES:
+        table = window_table(lev, indptr, WINDOW_SHARE)
+        if table is not None:
+            return table
     if lev.dtype == np.int8 and int(lev.max(initial=0)) <= ck.NIBBLE_TOP:
-        nib = np.empty((n + 1) // 2, np.uint8)
-        ck.pack_levels(lev, nib)
-        return ck.NIBBLES, nib, 0
+        return nibble_table(lev)
     return ck.PLAIN, np.empty(0, np.uint8), 0
 
 
