@@ -34,7 +34,7 @@ from pygraph500.generator.tuples import KroneckerTuples
 from pygraph500.graph.build import count_tuples, place_tuples
 from pygraph500.validate import csr_kernels as ck
 from pygraph500.validate import validate_csr
-from pygraph500.validate.on_csr import level_table
+from pygraph500.validate.on_csr import level_table, nibble_table, window_table
 from pygraph500.validate.bfs_tree import _narrow, _threads_for, pointer_rules
 
 
@@ -66,18 +66,13 @@ def _rows_by_table(g, args, repeats: int) -> tuple[float, float]:
     """The rows pass's median seconds with the levels four bits a vertex and in the two-bit
     window (the same tree, interleaved)."""
     lev, p64, root = args[2], args[6], args[7]
-    nib = np.empty((lev.shape[0] + 1) // 2, np.uint8)
-    ck.pack_levels(lev, nib)
-    counts = ck.level_sample(lev, g.indptr)
-    base = int(np.argmax(counts[:-3] + counts[1:-2] + counts[2:-1]))
-    codes = np.empty((lev.shape[0] + 3) // 4, np.uint8)
-    ck.pack_window(lev, base, codes)
     rest = (p64, root, g.tuple_degree, ck.row_bounds(g.indptr))
-    four = (g.indptr, g.indices, lev, nib, ck.NIBBLES, 0) + rest
-    two = (g.indptr, g.indices, lev, codes, ck.WINDOW, base) + rest
+    runs = []
+    for mode, table, base in (nibble_table(lev), window_table(lev, g.indptr, 0.0)):
+        runs.append((g.indptr, g.indices, lev, table, mode, base) + rest)
     times = {0: [], 1: []}
     for _ in range(repeats):
-        for k, a in enumerate((four, two)):
+        for k, a in enumerate(runs):
             times[k].append(_seconds(lambda: ck.bfs_pass(*a)))
     return statistics.median(times[0]), statistics.median(times[1])
 
