@@ -13,6 +13,8 @@ from pygraph500.errors import InputError, ValidationError
 from pygraph500.graph import EdgeList
 from pygraph500.validate import (RULES, TEPS_COUNTING_RULE, ValidationReport, check,
                                  count_component_edges, validate)
+from pygraph500.validate import kernels
+from pygraph500.validate.bfs_tree import _compute_depth
 
 
 # ------------------------------------------------------------------------------------ oracles
@@ -426,7 +428,6 @@ def test_property_scipy_trees_valid_and_mutations_judged_right(g, data):
 
 @pytest.mark.parametrize("cap", [1, 3, 1 << 14])
 def test_depth_walks_equal_pointer_jumping_or_give_way(cap, threads):
-    from pygraph500.validate import kernels
 
     rng = np.random.default_rng(cap)
     n = 5000
@@ -444,20 +445,37 @@ def test_depth_walks_equal_pointer_jumping_or_give_way(cap, threads):
                 x, d = parent[x], d + 1
             brute[v] = d
     depth = np.empty(n, np.int64)
-    done = kernels.walk_depths(parent, root, depth, cap)
+    assert kernels.start_depths(parent, depth) == (n, n - 100)  # parents in range, # reached
+    depth[root] = 0
+    done, bad_visit = kernels.walk_depths(parent, root, depth, cap)
     assert done or cap < brute.max()  # no walk is longer than the tree is deep
     if done:
         np.testing.assert_array_equal(depth, brute)
+        assert bad_visit == n
     np.testing.assert_array_equal(validate_depth(parent, root), brute)  # falls back when needed
     cyc = parent.copy()
     a, b = int(order[10]), int(order[11])
     cyc[a], cyc[b] = b, a  # a two-cycle: never done, whatever the cap
-    assert not kernels.walk_depths(cyc, root, depth, cap)
+    kernels.start_depths(cyc, depth)
+    depth[root] = 0
+    assert not kernels.walk_depths(cyc, root, depth, cap)[0]
+    # an unreached parent: found by the walk of the vertex under it, or after a stopped walk
+    cut = parent.copy()
+    below = [v for v in order[200:] if cut[v] >= 0 and cut[v] != root]
+    for v in sorted(below[:3]):
+        cut[cut[v]] = -1  # v's parent now unreached
+    first = min(v for v in range(n) if cut[v] >= 0 and cut[cut[v]] == -1)
+    kernels.start_depths(cut, depth)
+    depth[root] = 0
+    done, bad_visit = kernels.walk_depths(cut, root, depth, cap)
+    assert bad_visit == first if done else not done
+    kernels.start_depths(cut, depth)
+    assert _compute_depth(cut, root, depth)[:2] == (None, first)
 
 
 def validate_depth(parent, root):
-    from pygraph500.validate.bfs_tree import _compute_depth
-
-    depth, start, _ = _compute_depth(parent, root)
-    assert start == -1
+    depth = np.empty(parent.shape[0], np.int64)
+    kernels.start_depths(parent, depth)
+    depth, bad_visit, start, _ = _compute_depth(parent, root, depth)
+    assert bad_visit == parent.shape[0] and start == -1
     return depth

@@ -55,19 +55,26 @@ def _as_int64(a, what: str) -> np.ndarray:
 WALK_CAP = 1 << 14
 
 
-def _compute_depth(parent: np.ndarray, root: int):
-    """Depth from the parent pointers; needs every reached vertex's parent reached.
+def _compute_depth(parent: np.ndarray, root: int, depth: np.ndarray):
+    """Finish the depths ``kernels.start_depths`` began in ``depth``, once every parent is
+    in range and the root is its own parent.
 
-    Walks up to known depths (``kernels.walk_depths``: about one random read per vertex) and,
-    when a walk is too long, pointer jumping (O(N log depth)), which also finds the cycles.
-    Returns (depth, -1, -1), or (None, v, c) where v is the smallest reached vertex whose
-    pointers never reach the root and c a vertex on the cycle they run into."""
+    Walks up to known depths (``kernels.walk_depths``: about one random read per vertex,
+    which also finds the reached vertices with an unreached parent) and, when a walk is too
+    long, pointer jumping (O(N log depth)), which also finds the cycles. Returns (depth, N,
+    -1, -1); or (None, v, -1, -1), v the first reached vertex whose parent is unreached; or
+    (None, N, v, c), v the smallest reached vertex whose pointers never reach the root and c
+    a vertex on the cycle they run into."""
     n = parent.shape[0]
-    depth = np.empty(n, np.int64)
-    if kernels.walk_depths(parent, root, depth, WALK_CAP):
-        return depth, -1, -1
-    del depth
-    anc = np.empty(n, np.int64)
+    depth[root] = 0
+    done, bad_visit = kernels.walk_depths(parent, root, depth, WALK_CAP)
+    if not done:  # a walk stopped early: the unreached parents are not all found
+        bad_visit = kernels.first_unreached_parent(parent)
+    if bad_visit < n:
+        return None, int(bad_visit), -1, -1
+    if done:
+        return depth, n, -1, -1
+    anc = depth  # its buffer, free now
     dist = np.empty(n, np.int64)
     anc2 = np.empty(n, np.int64)
     dist2 = np.empty(n, np.int64)
@@ -82,8 +89,8 @@ def _compute_depth(parent: np.ndarray, root: int):
         # every unrooted vertex is >= N hops from where it started: anc[v] lies on a cycle
         v = kernels.first_unrooted(anc, root)
         if v >= 0:
-            return None, v, int(anc[v])
-    return dist, -1, -1
+            return None, n, v, int(anc[v])
+    return dist, n, -1, -1
 
 
 def int64_parent(parent_in: np.ndarray, n: int):
@@ -160,17 +167,17 @@ def pointer_rules(parent, root: int, n: int):
     parent, wrapped = int64_parent(parent_in, n)
     if wrapped is not None:
         return None, 0, None, wrapped
-    bad_range, bad_visit, num_visited = kernels.parent_pass(parent)
+    depth = np.empty(n, np.int64)
+    bad_range, num_visited = kernels.start_depths(parent, depth)
     kw = dict(num_visited=int(num_visited))
     if bad_range < n:
         v = int(bad_range)
         return None, 0, None, rules.parent_range(v, int(parent[v]), n, **kw)
     if parent[root] != root:
         return None, 0, None, rules.root_self_parent(root, int(parent[root]), **kw)
+    depth, bad_visit, start, on_cycle = _compute_depth(parent, root, depth)
     if bad_visit < n:
-        v = int(bad_visit)
-        return None, 0, None, rules.parent_visited(v, int(parent[v]), **kw)
-    depth, start, on_cycle = _compute_depth(parent, root)
+        return None, 0, None, rules.parent_visited(bad_visit, int(parent[bad_visit]), **kw)
     if depth is None:
         return None, 0, None, cycle_report(parent, root, start, on_cycle, **kw)
     return parent, kw["num_visited"], depth, None

@@ -181,7 +181,8 @@ def pointer_rules(parent, dist, root: int, n: int):
     parent, wrapped = int64_parent(parent_in, n)
     if wrapped is not None:
         return None, {}, wrapped
-    bad_range, bad_visit, num_visited = kernels.parent_pass(parent)
+    hops = np.empty(n, np.int64)
+    bad_range, num_visited = kernels.start_depths(parent, hops)
     kw = dict(num_visited=int(num_visited))
     if bad_range < n:
         v = int(bad_range)
@@ -195,10 +196,9 @@ def pointer_rules(parent, dist, root: int, n: int):
         return None, {}, rules.distance_range(int(bad_r), float(dist[bad_r]), **kw)
     if bad_u < n:
         return None, {}, rules.unreached_distance(int(bad_u), float(dist[bad_u]), **kw)
+    hops, bad_visit, start, on_cycle = _compute_depth(parent, root, hops)
     if bad_visit < n:
-        v = int(bad_visit)
-        return None, {}, rules.parent_visited(v, int(parent[v]), **kw)
-    hops, start, on_cycle = _compute_depth(parent, root)
+        return None, {}, rules.parent_visited(bad_visit, int(parent[bad_visit]), **kw)
     if hops is None:
         return None, {}, cycle_report(parent, root, start, on_cycle, **kw)
     return parent, dict(kw, max_distance=float(top)), None
