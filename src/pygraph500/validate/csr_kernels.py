@@ -145,19 +145,6 @@ def pack_window(level, base, codes):
         codes[full] = np.uint8(byte)
 
 
-@njit(inline="always")
-def _level(lev, table, mode, base, v):
-    """Vertex v's level (-1: unreached)."""
-    if mode == WINDOW:
-        c = np.int64((table[v >> 2] >> ((v & 3) << 1)) & 3)
-        if c != 3:
-            return base + c
-    elif mode == NIBBLES:
-        x = np.int64((table[v >> 1] >> ((v & 1) << 2)) & 15)
-        return ((x + 1) & 15) - 1  # 15 -> -1
-    return np.int64(lev[v])
-
-
 _AHEAD = 32  # entries ahead whose level's line is prefetched: the reads are independent, and
 # a prefetch that stops at its row's end leaves short rows (most of them) with none in flight
 
@@ -201,21 +188,21 @@ def bfs_pass(indptr, indices, lev, table, mode, base, parent, root, tuple_degree
     edge is an edge (a binary search of the sorted row, no random read), and each edge
     {u, v} is judged once, from u < v. Levels come from ``table`` as ``mode`` says (PLAIN,
     NIBBLES, WINDOW from ``base``; the most randomly read array), and from ``lev`` where
-    it does not hold them.
+    it does not hold them. A tree edge's levels differ by one by construction (the levels are
+    the parent walks' depths), so they are not read.
     (Passes over blocks of destinations, each reading fewer vertices' levels, were tried:
     slower at SCALE 24 and no faster at 25 than one pass with the prefetch.)
-    Returns (first v whose tree edge is not an edge, first whose level is not its parent's +
-    1, the first edge-levels edge (u, v), the first component edge (u, v), the largest level,
-    the tuples at reached vertices); N: none."""
+    Returns (first v whose tree edge is not an edge, the first edge-levels edge (u, v), the
+    first component edge (u, v), the largest level, the tuples at reached vertices); N:
+    none."""
     n = parent.shape[0]
     nch = bounds.shape[0] - 1
-    out = np.empty((nch, 8), np.int64)
+    out = np.empty((nch, 7), np.int64)
     mark = np.int64(15) if mode == NIBBLES else np.int64(1) << 62  # an unreached vertex's
     shift = 1 if mode == NIBBLES else 2  # a vertex's byte in the table: v >> shift
     last = max(indptr[n] - 1, 0)
     for c in prange(nch):
         be = n
-        bl = n
         lu_ = n
         lv_ = n
         cu = n
@@ -227,16 +214,11 @@ def bfs_pass(indptr, indices, lev, table, mode, base, parent, root, tuple_degree
             s = indptr[u]
             e = indptr[u + 1]
             pu = parent[u]
-            if mode != PLAIN:  # the parent's level read _AHEAD vertices on
-                prefetch(table, max(parent[min(u + _AHEAD, n - 1)], 0) >> shift)
             if pu != -1:
                 tsum += tuple_degree[u]
                 top = max(top, a)
-                if u != root:
-                    if be == n and not _holds(indices, s, e, pu):
-                        be = u
-                    if bl == n and a != _level(lev, table, mode, base, pu) + 1:
-                        bl = u
+                if u != root and be == n and not _holds(indices, s, e, pu):
+                    be = u
             # the level codes of u's upper neighbours (below u: judged from their end;
             # unreached: ``mark``): their least and largest, with no branch; a row out of
             # bounds is read again
@@ -261,17 +243,15 @@ def bfs_pass(indptr, indices, lev, table, mode, base, parent, root, tuple_degree
                         lu_ = u
                         lv_ = v
         out[c, 0] = be
-        out[c, 1] = bl
-        out[c, 2] = lu_
-        out[c, 3] = lv_
-        out[c, 4] = cu
-        out[c, 5] = cv
-        out[c, 6] = top
-        out[c, 7] = tsum
-    eu, ev = _first_pair(out[:, 2], out[:, 3], n)
-    cu, cv = _first_pair(out[:, 4], out[:, 5], n)
-    return (out[:, 0].min(), out[:, 1].min(), eu, ev, cu, cv, out[:, 6].max(),
-            out[:, 7].sum())
+        out[c, 1] = lu_
+        out[c, 2] = lv_
+        out[c, 3] = cu
+        out[c, 4] = cv
+        out[c, 5] = top
+        out[c, 6] = tsum
+    eu, ev = _first_pair(out[:, 1], out[:, 2], n)
+    cu, cv = _first_pair(out[:, 3], out[:, 4], n)
+    return out[:, 0].min(), eu, ev, cu, cv, out[:, 5].max(), out[:, 6].sum()
 
 
 @njit(cache=True)

@@ -129,17 +129,13 @@ def _validate(graph, parent, root) -> ValidationReport:
     pg, lev = _in_graph_labels(graph, parent, _narrow(depth))
     rg = int(graph.new_label[root]) if graph.relabelled else root
     mode, table, base = level_table(lev, graph.indptr)
-    bad_tree, bad_tlevel, lu, lv, cu, cv, max_depth, tsum = ck.bfs_pass(
+    bad_tree, lu, lv, cu, cv, max_depth, tsum = ck.bfs_pass(
         graph.indptr, graph.indices, lev, table, mode, base, pg, rg, td,
         ck.row_bounds(graph.indptr))
     common = dict(num_visited=num_visited, depth=depth, max_depth=int(max_depth))
     if bad_tree < n:
         v = _name(graph, bad_tree)
         return rules.tree_edge_in_graph(v, int(parent[v]), **common)
-    if bad_tlevel < n:
-        v = _name(graph, bad_tlevel)
-        p = int(parent[v])
-        return rules.tree_edge_levels(v, p, int(depth[v]), int(depth[p]), **common)
     if lu < n:
         u, v = _name(graph, lu), _name(graph, lv)
         return rules.edge_levels(None, u, v, int(depth[u]), int(depth[v]), **common)
