@@ -437,28 +437,33 @@ def test_depth_walks_equal_pointer_jumping_or_give_way(cap, threads):
     parent[root] = root
     for i in range(1, n - 100):  # the last 100 stay unreached
         parent[order[i]] = order[int(rng.integers(max(0, i - 3), i))]  # deep: about n/2 levels
-    brute = np.full(n, -1, np.int64)
-    for v in range(n):
-        if parent[v] >= 0:
-            x, d = v, 0
-            while x != root:
-                x, d = parent[x], d + 1
-            brute[v] = d
+    brute = brute_depth(parent, root)
+    top = np.iinfo(np.int64).max
     depth = np.empty(n, np.int64)
     assert kernels.start_depths(parent, depth) == (n, n - 100)  # parents in range, # reached
     depth[root] = 0
-    done, bad_visit = kernels.walk_depths(parent, root, depth, cap)
-    assert done or cap < brute.max()  # no walk is longer than the tree is deep
-    if done:
+    end, bad_visit = kernels.walk_depths(parent, root, depth, cap, top)
+    assert end == kernels.DONE or cap < brute.max()  # no walk is longer than the tree is deep
+    if end == kernels.DONE:
         np.testing.assert_array_equal(depth, brute)
         assert bad_visit == n
     np.testing.assert_array_equal(validate_depth(parent, root), brute)  # falls back when needed
+    shallow = parent.copy()  # each vertex under any earlier one: about ln(n) levels
+    for i in range(1, n - 100):
+        shallow[order[i]] = order[int(rng.integers(0, i))]
+    got = validate_depth(shallow, root)
+    assert got.dtype == np.int8
+    np.testing.assert_array_equal(got, brute_depth(shallow, root))
+    narrow = np.empty(n, np.int8)  # too narrow for this tree: DEEP, unless a walk is LONG first
+    kernels.start_depths(parent, narrow)
+    narrow[root] = 0
+    assert kernels.walk_depths(parent, root, narrow, cap, 127)[0] != kernels.DONE
     cyc = parent.copy()
     a, b = int(order[10]), int(order[11])
     cyc[a], cyc[b] = b, a  # a two-cycle: never done, whatever the cap
     kernels.start_depths(cyc, depth)
     depth[root] = 0
-    assert not kernels.walk_depths(cyc, root, depth, cap)[0]
+    assert kernels.walk_depths(cyc, root, depth, cap, top)[0] == kernels.LONG
     # an unreached parent: found by the walk of the vertex under it, or after a stopped walk
     cut = parent.copy()
     below = [v for v in order[200:] if cut[v] >= 0 and cut[v] != root]
@@ -467,14 +472,27 @@ def test_depth_walks_equal_pointer_jumping_or_give_way(cap, threads):
     first = min(v for v in range(n) if cut[v] >= 0 and cut[cut[v]] == -1)
     kernels.start_depths(cut, depth)
     depth[root] = 0
-    done, bad_visit = kernels.walk_depths(cut, root, depth, cap)
-    assert bad_visit == first if done else not done
-    kernels.start_depths(cut, depth)
-    assert _compute_depth(cut, root, depth)[:2] == (None, first)
+    end, bad_visit = kernels.walk_depths(cut, root, depth, cap, top)
+    assert bad_visit == first if end == kernels.DONE else end == kernels.LONG
+    for dtype in (np.int8, np.int64):  # int8: DEEP, then int64
+        depth = np.empty(n, dtype)
+        kernels.start_depths(cut, depth)
+        assert _compute_depth(cut, root, depth)[:2] == (None, first)
+
+
+def brute_depth(parent, root):
+    brute = np.full(parent.shape[0], -1, np.int64)
+    for v in range(parent.shape[0]):
+        if parent[v] >= 0:
+            x, d = v, 0
+            while x != root:
+                x, d = parent[x], d + 1
+            brute[v] = d
+    return brute
 
 
 def validate_depth(parent, root):
-    depth = np.empty(parent.shape[0], np.int64)
+    depth = np.empty(parent.shape[0], np.int8)  # as pointer_rules: int64 when too deep
     kernels.start_depths(parent, depth)
     depth, bad_visit, start, _ = _compute_depth(parent, root, depth)
     assert bad_visit == parent.shape[0] and start == -1

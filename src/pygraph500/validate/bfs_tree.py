@@ -37,7 +37,7 @@ def _narrow(level: np.ndarray) -> np.ndarray:
     top = int(level.max()) if level.size else 0
     for dt in (np.int8, np.int16, np.int32):
         if top <= np.iinfo(dt).max:
-            return level.astype(dt)
+            return level.astype(dt, copy=False)
     return level
 
 
@@ -56,25 +56,34 @@ WALK_CAP = 1 << 14
 
 
 def _compute_depth(parent: np.ndarray, root: int, depth: np.ndarray):
-    """Finish the depths ``kernels.start_depths`` began in ``depth``, once every parent is
-    in range and the root is its own parent.
+    """Finish the depths ``kernels.start_depths`` began in ``depth`` (int8: a Graph500 tree's
+    depths, an eighth of the bytes to write and read again of int64), once every parent is in
+    range and the root is its own parent.
 
     Walks up to known depths (``kernels.walk_depths``: about one random read per vertex,
-    which also finds the reached vertices with an unreached parent) and, when a walk is too
-    long, pointer jumping (O(N log depth)), which also finds the cycles. Returns (depth, N,
-    -1, -1); or (None, v, -1, -1), v the first reached vertex whose parent is unreached; or
-    (None, N, v, c), v the smallest reached vertex whose pointers never reach the root and c
-    a vertex on the cycle they run into."""
+    which also finds the reached vertices with an unreached parent), again in int64 when a
+    depth does not fit, and, when a walk is too long, pointer jumping (O(N log depth)), which
+    also finds the cycles. Returns (depth, N, -1, -1); or (None, v, -1, -1), v the first
+    reached vertex whose parent is unreached; or (None, N, v, c), v the smallest reached
+    vertex whose pointers never reach the root and c a vertex on the cycle they run into."""
     n = parent.shape[0]
     depth[root] = 0
-    done, bad_visit = kernels.walk_depths(parent, root, depth, WALK_CAP)
-    if not done:  # a walk stopped early: the unreached parents are not all found
+    end, bad_visit = kernels.walk_depths(parent, root, depth, WALK_CAP,
+                                         np.iinfo(depth.dtype).max)
+    if end == kernels.DEEP:
+        depth = np.empty(n, np.int64)
+        kernels.start_depths(parent, depth)
+        depth[root] = 0
+        end, bad_visit = kernels.walk_depths(parent, root, depth, WALK_CAP,
+                                             np.iinfo(np.int64).max)
+    if end != kernels.DONE:  # a walk stopped early: the unreached parents are not all found
         bad_visit = kernels.first_unreached_parent(parent)
     if bad_visit < n:
         return None, int(bad_visit), -1, -1
-    if done:
+    if end == kernels.DONE:
         return depth, n, -1, -1
-    anc = depth  # its buffer, free now
+    del depth
+    anc = np.empty(n, np.int64)
     dist = np.empty(n, np.int64)
     anc2 = np.empty(n, np.int64)
     dist2 = np.empty(n, np.int64)
@@ -158,8 +167,9 @@ def validate(edges: "EdgeList", parent, root: int, depth=None) -> ValidationRepo
 
 def pointer_rules(parent, root: int, n: int):
     """The rules on the parent pointers alone, parent-length to no-cycles in RULES' order
-    (both embedded validators): (parent as int64, number reached, depths from the pointers,
-    None), or (None, 0, None, the report of the first rule broken)."""
+    (both embedded validators): (parent as int64, number reached, depths from the pointers
+    (int8 when they fit, else int64), None), or (None, 0, None, the report of the first rule
+    broken)."""
     root = rules.check_root(root, n)
     parent_in = rules.check_parent_array(parent)
     if parent_in.shape[0] != n:
@@ -167,7 +177,7 @@ def pointer_rules(parent, root: int, n: int):
     parent, wrapped = int64_parent(parent_in, n)
     if wrapped is not None:
         return None, 0, None, wrapped
-    depth = np.empty(n, np.int64)
+    depth = np.empty(n, np.int8)
     bad_range, num_visited = kernels.start_depths(parent, depth)
     kw = dict(num_visited=int(num_visited))
     if bad_range < n:

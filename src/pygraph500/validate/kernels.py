@@ -7,8 +7,9 @@ from numba import njit, prange
 
 from ..primitives.hints import prefetch
 
-__all__ = ["start_depths", "walk_depths", "first_unreached_parent", "init_jump", "jump_round",
-           "first_unrooted", "cycle_info", "edge_pass", "tree_pass", "count_pass", "NCHUNKS"]
+__all__ = ["start_depths", "walk_depths", "DONE", "LONG", "DEEP", "first_unreached_parent",
+           "init_jump", "jump_round", "first_unrooted", "cycle_info", "edge_pass", "tree_pass",
+           "count_pass", "NCHUNKS"]
 
 NCHUNKS = 512  # work split for the deterministic "first offender" reductions
 
@@ -58,21 +59,24 @@ def start_depths(parent, depth):
     return bad_range.min(), counts.sum()
 
 
+DONE, LONG, DEEP = 0, 1, 2  # how walk_depths ended
+
+
 @njit(cache=True, parallel=True)
-def walk_depths(parent, root, depth, cap):
+def walk_depths(parent, root, depth, cap, top):
     """Finish ``start_depths``' depths: every reached v walks up its parents to the nearest
     one whose depth is known and writes the depths along the way (one random read per
     vertex, where pointer jumping takes two per round; threads that meet write the same
     values). A walk that meets an unreached vertex writes nothing: it is the parent of the
-    walk's last reached vertex, which finds it in its own walk's first step. Returns (done,
-    first reached vertex whose parent is unreached, N: none); done is False, with depth and
-    that vertex unfinished, when a walk passes ``cap`` steps: a parent cycle, or a tree that
-    deep (the caller then jumps pointers). Needs ``depth[root] == 0`` and every parent in
-    range."""
+    walk's last reached vertex, which finds it in its own walk's first step. Returns (how it
+    ended, first reached vertex whose parent is unreached, N: none): DONE; or, with depth and
+    that vertex unfinished, LONG when a walk passes ``cap`` steps (a parent cycle, or a tree
+    that deep: the caller jumps pointers) and DEEP when a depth is above ``top`` (what
+    ``depth``'s dtype holds). Needs ``depth[root] == 0`` and every parent in range."""
     n = parent.shape[0]
     nch = min(NCHUNKS, max(n, 1))
     bad_visit = np.full(nch, n, np.int64)
-    stop = np.zeros(1, np.bool_)
+    end = np.zeros(1, np.int64)
     for c in prange(nch):
         hi = (c + 1) * n // nch
         bv = n
@@ -80,7 +84,7 @@ def walk_depths(parent, root, depth, cap):
             prefetch(depth, max(parent[min(v + 32, hi - 1)], 0))  # a later walk's first read
             if depth[v] != UNKNOWN:
                 continue
-            if stop[0]:
+            if end[0] != DONE:
                 break
             x = v
             steps = 0
@@ -88,20 +92,23 @@ def walk_depths(parent, root, depth, cap):
                 x = parent[x]
                 steps += 1
             if steps > cap:
-                stop[0] = True
+                end[0] = LONG
                 break
             if depth[x] < 0:  # unreached
                 if steps == 1 and bv == n:
                     bv = v
                 continue
-            d = depth[x] + steps
+            d = np.int64(depth[x]) + steps
+            if d > top:
+                end[0] = DEEP
+                break
             y = v
             for _ in range(steps):
                 depth[y] = d
                 d -= 1
                 y = parent[y]
         bad_visit[c] = bv
-    return not stop[0], bad_visit.min()
+    return end[0], bad_visit.min()
 
 
 @njit(cache=True, parallel=True)

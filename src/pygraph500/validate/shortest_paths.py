@@ -181,7 +181,7 @@ def pointer_rules(parent, dist, root: int, n: int):
     parent, wrapped = int64_parent(parent_in, n)
     if wrapped is not None:
         return None, {}, wrapped
-    hops = np.empty(n, np.int64)
+    hops = np.empty(n, np.int8)
     bad_range, num_visited = kernels.start_depths(parent, hops)
     kw = dict(num_visited=int(num_visited))
     if bad_range < n:
