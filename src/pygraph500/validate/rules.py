@@ -109,9 +109,9 @@ class ValidationReport:
     ``vertex`` / ``edge`` (``(u, v)``) / ``edge_index`` (position in the EdgeList) name one
     offender of ``rule``. ``depth`` (-1 where unreached; int8 when every depth fits, else
     int64) is the depth map computed from the parent pointers, present once the no-cycles
-    rule has passed. ``num_self_loops`` is the
-    number of self-loop tuples at reached vertices: the spec's wording counts them, the
-    reference does not (``nedge + num_self_loops`` is the spec's reading).
+    rule has passed. ``num_self_loops`` is the number of self-loop tuples at reached
+    vertices: the spec's wording counts them, the reference does not (``nedge +
+    num_self_loops`` is the spec's reading).
     """
 
     valid: bool
