@@ -17,7 +17,16 @@ core buys a memory-bound pass; and, per root, the rows pass with the levels read
 vertex and two bits a vertex (the window, whatever the graph's size), interleaved, median of
 ``--repeats``: what ``on_csr.WINDOW_MIN_VERTICES`` is set from.
 
+``--growth LO HI`` instead: how validation grows from SCALE LO to HI (issue 17: no faster
+than the edges). Both graphs are built and held, and the two SCALEs take turns, root by
+root, ``--repeats`` times: each turn a search then its ``validate_csr``, timed, as ``graph500
+run`` does (so the small graph's arrays are as warm as in its own run), and both SCALEs see
+the same moments of a noisy machine, where two separate runs differ by more than the
+growth's distance to its target. Prints the medians, the ratio, and the ratios of the
+adjacency entries and of the input tuples.
+
     python benchmarks/bench_validation.py [--scale 22] [--roots 4] [--repeats 5]
+    python benchmarks/bench_validation.py --growth 20 25 [--roots 4] [--repeats 3]
 """
 from __future__ import annotations
 
@@ -77,16 +86,54 @@ def _rows_by_table(g, args, repeats: int) -> tuple[float, float]:
     return statistics.median(times[0]), statistics.median(times[1])
 
 
+def _graph(scale: int):
+    tuples = KroneckerTuples(scale, 16, (2, 3))
+    return place_tuples(tuples, count_tuples(tuples))
+
+
+def growth(lo: int, hi: int, roots: int, repeats: int) -> None:
+    """``--growth``: validate_csr at two SCALEs, turn about (see the module docstring)."""
+    graphs = {s: _graph(s) for s in (lo, hi)}
+    bfs = get_algorithm(DEFAULT_ALGORITHM)
+    picks = {s: np.flatnonzero(g.degree() > 0)[:roots] for s, g in graphs.items()}
+    times = {lo: [], hi: []}
+    for rep in range(repeats + 1):  # the first round compiles and warms: not counted
+        for i in range(roots):
+            for s, g in graphs.items():
+                r = int(picks[s][i])
+                parent = bfs(g, r, depth=False).parent
+                t = _seconds(lambda: validate_csr(g, parent, r))
+                if rep:
+                    times[s].append(t)
+    print("| SCALE | input tuples | adjacency entries | validate_csr s (median) | "
+          "min .. max | ns an entry |")
+    print("|---|---|---|---|---|---|")
+    med = {}
+    for s, g in graphs.items():
+        med[s] = statistics.median(times[s])
+        entries = int(g.indptr[-1])
+        print(f"| {s} | {16 << s} | {entries} | {med[s]:.4f} | {min(times[s]):.4f} .. "
+              f"{max(times[s]):.4f} | {1e9 * med[s] / entries:.2f} |")
+    e_lo, e_hi = (int(graphs[s].indptr[-1]) for s in (lo, hi))
+    print(f"- SCALE {lo} to {hi}: validation {med[hi] / med[lo]:.1f}x; adjacency entries "
+          f"{e_hi / e_lo:.2f}x; input tuples {2 ** (hi - lo)}x; load at the end "
+          f"{os.getloadavg()[0]:.2f}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--scale", type=int, default=22)
     ap.add_argument("--roots", type=int, default=4)
     ap.add_argument("--repeats", type=int, default=5)
+    ap.add_argument("--growth", type=int, nargs=2, metavar=("LO", "HI"))
     args = ap.parse_args()
-    print(f"# SCALE {args.scale}, {numba.get_num_threads()} threads, load "
+    print(f"# {numba.get_num_threads()} threads, load "
           f"{' '.join(f'{x:.2f}' for x in os.getloadavg())}")
-    tuples = KroneckerTuples(args.scale, 16, (2, 3))
-    g = place_tuples(tuples, count_tuples(tuples))
+    if args.growth:
+        growth(*args.growth, args.roots, args.repeats)
+        return
+    print(f"# SCALE {args.scale}")
+    g = _graph(args.scale)
     entries = int(g.indptr[-1])
     print(f"# {g.num_vertices} vertices, {entries} adjacency entries (the rows pass streams "
           f"each once; ns an entry below: validate_csr's seconds / entries)")
