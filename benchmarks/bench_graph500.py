@@ -8,7 +8,7 @@ built here, and quoted figures are not a measurement.)
 
     python benchmarks/bench_graph500.py [--scales 16 18 20 22] [--algorithm NAME]
                                         [--kernel bfs|sssp|both] [--validation csr|tuples]
-                                        [--memory]
+                                        [--sort-vertices none|degree] [--memory]
 
 With ``--kernel sssp|both`` the rows also give kernel 3's harmonic-mean TEPS, median SSSP
 time and SSSP validation time per root (and the ratio of the two validations).
@@ -31,7 +31,7 @@ import tempfile
 import time
 
 def run_one(scale: int, algorithm: str | None, threads: int | None, kernel: str = "bfs",
-            validation: str | None = None) -> dict:
+            validation: str | None = None, sort_vertices: str | None = None) -> dict:
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "r.json")
         cmd = [sys.executable, "-m", "pygraph500", "run", "--scale", str(scale), "--json", out, "--quiet"]
@@ -42,6 +42,8 @@ def run_one(scale: int, algorithm: str | None, threads: int | None, kernel: str 
         cmd += ["--kernel", kernel]
         if validation:
             cmd += ["--validation", validation]
+        if sort_vertices:
+            cmd += ["--sort-vertices", sort_vertices]
         t0 = time.perf_counter()
         proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         _, status, usage = os.wait4(proc.pid, 0)
@@ -86,6 +88,8 @@ def main() -> None:
     ap.add_argument("--threads", type=int, default=None)
     ap.add_argument("--kernel", choices=["bfs", "sssp", "both"], default="bfs")
     ap.add_argument("--validation", choices=["csr", "tuples"], default=None)
+    ap.add_argument("--sort-vertices", choices=["none", "degree"], default=None,
+                    help="kernel 1's relabelling (graph500 run's option)")
     ap.add_argument("--memory", action="store_true", help="what the peak memory holds")
     args = ap.parse_args()
 
@@ -98,7 +102,8 @@ def main() -> None:
     rows = []
     sssp_rows = []
     for scale in args.scales:
-        r = run_one(scale, args.algorithm, args.threads, args.kernel, args.validation)
+        r = run_one(scale, args.algorithm, args.threads, args.kernel, args.validation,
+                    args.sort_vertices)
         rows.append(r)
         print(f"| {r['scale']} | {r['algorithm']} | {r['threads']} | {r['generation']:.2f} | "
               f"{r['gen_rate'] / 1e6:.1f} | {r['construction']:.3f} | {r['hmean_teps'] / 1e6:.0f} | "
