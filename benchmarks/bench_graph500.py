@@ -34,7 +34,8 @@ def run_one(scale: int, algorithm: str | None, threads: int | None, kernel: str 
             validation: str | None = None, sort_vertices: str | None = None) -> dict:
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "r.json")
-        cmd = [sys.executable, "-m", "pygraph500", "run", "--scale", str(scale), "--json", out, "--quiet"]
+        cmd = [sys.executable, "-m", "pygraph500", "run", "--scale", str(scale), "--json", out,
+               "--quiet"]
         if algorithm:
             cmd += ["--algorithm", algorithm]
         if threads:
@@ -106,7 +107,8 @@ def main() -> None:
                     args.sort_vertices)
         rows.append(r)
         print(f"| {r['scale']} | {r['algorithm']} | {r['threads']} | {r['generation']:.2f} | "
-              f"{r['gen_rate'] / 1e6:.1f} | {r['construction']:.3f} | {r['hmean_teps'] / 1e6:.0f} | "
+              f"{r['gen_rate'] / 1e6:.1f} | {r['construction']:.3f} | "
+              f"{r['hmean_teps'] / 1e6:.0f} | "
               f"{r['median_bfs'] * 1e3:.1f} | {r['validate_per_root']:.3f} | {r['wall']:.1f} | "
               f"{r['peak_mb']:.0f} |", flush=True)
         if "sssp_teps" in r:
