@@ -9,7 +9,7 @@ its steps alone, each after the whole call (so its kernels are compiled and warm
   (``bfs_tree.pointer_rules``; one random read per vertex);
 - levels: the depths narrowed and packed for the random reads (``on_csr.level_table``: two
   bits a vertex on a Graph500 tree, the level within a window of three);
-- rows: the one pass over the rows (``csr_kernels.bfs_pass``: the tree edges, their levels,
+- rows: the one pass over the rows (``csr_kernels.bfs_pass``: the tree edges in the rows,
   every edge's levels from its smaller end; one random read per edge).
 
 Then the two big steps alone with 1 and 2 threads (median of 3), to see what the second

@@ -428,7 +428,6 @@ def test_property_scipy_trees_valid_and_mutations_judged_right(g, data):
 
 @pytest.mark.parametrize("cap", [1, 3, 1 << 14])
 def test_depth_walks_equal_pointer_jumping_or_give_way(cap, threads):
-
     rng = np.random.default_rng(cap)
     n = 5000
     order = rng.permutation(n)  # a random tree: each vertex hangs under an earlier one

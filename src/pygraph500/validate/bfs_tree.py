@@ -34,6 +34,8 @@ def check(edges: "EdgeList", parent, root: int, depth=None) -> ValidationReport:
 
 def _narrow(level: np.ndarray) -> np.ndarray:
     """The level array in the narrowest signed dtype that holds it (fewer cache misses)."""
+    if level.dtype == np.int8:  # already (pointer_rules' depths, mostly): no pass for the max
+        return level
     top = int(level.max()) if level.size else 0
     for dt in (np.int8, np.int16, np.int32):
         if top <= np.iinfo(dt).max:
