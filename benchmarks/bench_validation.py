@@ -7,15 +7,16 @@ its steps alone, each after the whole call (so its kernels are compiled and warm
 
 - pointer rules: parent range, root, parents reached, depths from the parent walks
   (``bfs_tree.pointer_rules``; one random read per vertex);
-- levels: the depths narrowed and packed for the random reads (``on_csr.level_table``: two
-  bits a vertex on a Graph500 tree, the level within a window of three);
+- levels: the choice of how the rows pass judges the edges (``on_csr.level_table``: on a
+  Graph500 tree, a sample finds the two levels whose rows it skips);
 - rows: the one pass over the rows (``csr_kernels.bfs_pass``: the tree edges in the rows,
-  every edge's levels from its smaller end; one random read per edge).
+  and every entry of the rows outside those two levels, one random read each).
 
 Then the two big steps alone with 1 and 2 threads (median of 3), to see what the second
-core buys a memory-bound pass; and, per root, the rows pass with the levels read four bits a
-vertex and two bits a vertex (the window, whatever the graph's size), interleaved, median of
-``--repeats``: what ``on_csr.WINDOW_MIN_VERTICES`` is set from.
+core buys a memory-bound pass; and, per root, interleaved, median of ``--repeats``: the rows
+pass judging every edge from its smaller end and skipping the core rows, with the share of
+the sampled entries in the core (what ``on_csr.CORE_SHARE`` is set from); and the rows pass
+with and without the rim rows' reads prefetched (``on_csr.FAR_VERTICES``).
 
 ``--growth LO HI`` instead: how validation grows from SCALE LO to HI (issue 17: no faster
 than the edges). Both graphs are built and held, and the two SCALEs take turns, root by
@@ -43,7 +44,7 @@ from pygraph500.generator.tuples import KroneckerTuples
 from pygraph500.graph.build import count_tuples, place_tuples
 from pygraph500.validate import csr_kernels as ck
 from pygraph500.validate import validate_csr
-from pygraph500.validate.on_csr import level_table, nibble_table, window_table
+from pygraph500.validate.on_csr import FAR_VERTICES, core_levels, level_table
 from pygraph500.validate.bfs_tree import _narrow, _threads_for, pointer_rules
 
 
@@ -64,26 +65,27 @@ def steps(g, parent, root: int) -> tuple[dict, tuple]:
         p64, _, depth, _ = res["p"]
         lev = _narrow(depth)
         out["levels"] = _seconds(lambda: res.update(t=level_table(lev, g.indptr)))
-        mode, table, base = res["t"]
-        args = (g.indptr, g.indices, lev, table, mode, base, p64, root, g.tuple_degree,
-                ck.row_bounds(g.indptr))
+        mode, table, core = res["t"]
+        args = (g.indptr, g.indices, lev, table, mode, core, n >= FAR_VERTICES, p64, root,
+                g.tuple_degree, ck.row_bounds(g.indptr))
         out["rows"] = _seconds(lambda: ck.bfs_pass(*args))
     return out, args
 
 
-def _rows_by_table(g, args, repeats: int) -> tuple[float, float]:
-    """The rows pass's median seconds with the levels four bits a vertex and in the two-bit
-    window (the same tree, interleaved)."""
-    lev, p64, root = args[2], args[6], args[7]
-    rest = (p64, root, g.tuple_degree, ck.row_bounds(g.indptr))
-    runs = []
-    for mode, table, base in (nibble_table(lev), window_table(lev, g.indptr, 0.0)):
-        runs.append((g.indptr, g.indices, lev, table, mode, base) + rest)
-    times = {0: [], 1: []}
+def _interleaved(runs, repeats: int) -> list[float]:
+    """The rows pass's median seconds on each argument tuple of ``runs``, taking turns."""
+    times = [[] for _ in runs]
     for _ in range(repeats):
-        for k, a in enumerate(runs):
-            times[k].append(_seconds(lambda: ck.bfs_pass(*a)))
-    return statistics.median(times[0]), statistics.median(times[1])
+        for t, a in zip(times, runs):
+            t.append(_seconds(lambda: ck.bfs_pass(*a)))
+    return [statistics.median(t) for t in times]
+
+
+def _core_share(g, lev) -> tuple[int, float]:
+    """The core's lower level and its share of the sampled adjacency entries."""
+    core = core_levels(lev, g.indptr, 0.0)
+    counts = ck.level_sample(lev, g.indptr)
+    return core, (counts[core] + counts[core + 1]) / counts.sum()
 
 
 def _graph(scale: int):
@@ -150,11 +152,18 @@ def main() -> None:
         print(f"| {r} | {t['validate_csr']:.3f} | {1e9 * t['validate_csr'] / entries:.2f} | "
               f"{t['pointer rules']:.3f} | "
               f"{t['levels']:.4f} | {t['rows']:.3f} |")
-    print("\n| root | rows s, four bits a vertex | rows s, two bits (window) | four / two |")
+    print("\n| root | core's share of entries | rows s, every edge from its smaller end | "
+          "rows s, core rows skipped | ratio |")
+    print("|---|---|---|---|---|")
+    for r, a in zip(roots, trees):
+        core, share = _core_share(g, a[2])
+        every, skip = _interleaved([a[:5] + (c,) + a[6:] for c in (-1, core)], args.repeats)
+        print(f"| {r} | {share:.3f} | {every:.3f} | {skip:.3f} | {every / skip:.2f} |")
+    print("\n| root | rows s, rim reads not prefetched | prefetched | ratio |")
     print("|---|---|---|---|")
     for r, a in zip(roots, trees):
-        four, two = _rows_by_table(g, a, args.repeats)
-        print(f"| {r} | {four:.3f} | {two:.3f} | {four / two:.2f} |")
+        near, far = _interleaved([a[:6] + (f,) + a[7:] for f in (False, True)], args.repeats)
+        print(f"| {r} | {near:.4f} | {far:.4f} | {near / far:.2f} |")
     n = g.num_vertices
     for threads in (1, 2):  # the last root's
         numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))

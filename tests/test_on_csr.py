@@ -6,6 +6,8 @@ Oracles: the tuple validators (themselves checked against brute force in test_va
 test_sssp_validate.py), scipy's BFS trees and depths, a float32 Dijkstra."""
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
@@ -69,34 +71,68 @@ def test_hand_graph_every_rule():
         assert same_verdict(HAND, g, p, 0).rule == rule
 
 
-@pytest.fixture(params=[0.0, None, 2.0], ids=["window-always", "default", "window-never"])
+@pytest.fixture(params=[0.0, None, 2.0], ids=["core-always", "default", "core-never"])
 def level_modes(request, monkeypatch):
-    """Validation with the levels read two bits a vertex whenever anything is reached (its
-    escapes to the level array on every level outside the window), as chosen, or never."""
+    """Validation with the core rows skipped whenever anything is reached (whatever the
+    share of the two levels), as chosen, or never."""
     if request.param is not None:
-        monkeypatch.setattr(on_csr, "WINDOW_SHARE", request.param)
-        monkeypatch.setattr(on_csr, "WINDOW_MIN_VERTICES", 0)
+        monkeypatch.setattr(on_csr, "CORE_SHARE", request.param)
     return request.param
 
 
-def test_level_table_modes(monkeypatch):
-    """Two bits a vertex for a (large) Graph500 tree, four for a shallow path or a small
-    graph, the levels themselves for a deep one; the codes decode to the levels."""
+def test_level_table_modes():
+    """A Graph500 tree: four bits a vertex, and its two largest levels by entries as the
+    core; a path: no core, four bits a vertex when shallow, the levels themselves when deep."""
     e = kronecker(12, 16, (2, 3))
     g = build_csr(e)
     lev = scipy_depth(e, int(e.src[0])).astype(np.int8)
-    assert on_csr.level_table(lev, g.indptr)[0] == ck.NIBBLES  # small: four bits
-    monkeypatch.setattr(on_csr, "WINDOW_MIN_VERTICES", 0)
-    mode, codes, base = on_csr.level_table(lev, g.indptr)
-    assert mode == ck.WINDOW
-    c = (codes[np.arange(lev.shape[0]) >> 2] >> (2 * (np.arange(lev.shape[0]) & 3))) & 3
-    inside = (lev >= base) & (lev <= base + 2)
-    np.testing.assert_array_equal(c[inside], lev[inside] - base)
+    mode, nib, core = on_csr.level_table(lev, g.indptr)
+    assert mode == ck.NIBBLES
+    np.testing.assert_array_equal((nib[np.arange(lev.shape[0]) >> 1]
+                                   >> (4 * (np.arange(lev.shape[0]) & 1))) & 15, lev & 15)
     deg = g.degree()
-    assert np.all(c[~inside] == 3) and deg[inside].sum() >= 0.99 * deg[lev >= 0].sum()
-    chain = np.arange(301, dtype=np.int64)  # a path's rows: two entries each
-    assert on_csr.level_table(np.arange(-1, 13, dtype=np.int8), chain[:15])[0] == ck.NIBBLES
-    assert on_csr.level_table(np.arange(-1, 299, dtype=np.int16), chain)[0] == ck.PLAIN
+    by_level = np.bincount(lev[lev >= 0], weights=deg[lev >= 0])
+    pairs = by_level[:-1] + by_level[1:]
+    assert core == int(np.argmax(pairs)) and pairs[core] >= 0.9 * by_level.sum()
+    chain = np.arange(301, dtype=np.int64)  # a path's rows: one entry each
+    assert on_csr.level_table(np.arange(-1, 13, dtype=np.int8), chain[:15])[::2] == (
+        ck.NIBBLES, -1)
+    assert on_csr.level_table(np.arange(-1, 299, dtype=np.int16), chain)[::2] == (ck.PLAIN, -1)
+
+
+def test_core_rows_skipped_finds_an_offender_iff_there_is_one():
+    """Skipping the rows of any two consecutive levels (not only the largest) and judging
+    every entry of the others finds a broken edge exactly when judging every edge from its
+    smaller end does: on the levels of valid trees and with one or two vertices' levels
+    changed (to unreached, or to any level), for every choice of the two levels, with the
+    levels read four bits a vertex or from the level array, prefetched or not."""
+    e = kronecker(9, 8, (5, 7))
+    g = build_csr(e)
+    n = e.num_vertices
+    rng = np.random.default_rng(3)
+    bounds = ck.row_bounds(g.indptr)
+    none = np.empty(0, np.uint8)
+    checked = broken = 0
+    for root in [int(x) for x in rng.choice(np.flatnonzero(g.degree() > 0), 4)]:
+        parent = scipy_parent(e, root)
+        depth = scipy_depth(e, root).astype(np.int8)
+        for t in range(40):
+            lev = depth.copy()
+            for v in rng.choice(np.flatnonzero(g.degree() > 0), t % 3):
+                lev[v] = rng.integers(-1, depth.max() + 3)
+            mode, table, _ = on_csr.level_table(lev, g.indptr)
+            full = ck.bfs_pass(g.indptr, g.indices, lev, table, mode, -1, False, parent,
+                               root, g.tuple_degree, bounds)
+            bad = min(full[1], full[3]) < n
+            broken += bad
+            for low, (m, tab), far in itertools.product(
+                    range(int(lev.max()) + 1), [(mode, table), (ck.PLAIN, none)], [False, True]):
+                got = ck.bfs_pass(g.indptr, g.indices, lev, tab, m, low, far, parent, root,
+                                  g.tuple_degree, bounds)
+                assert (min(got[1], got[3]) < n) == bad, (root, t, low, m, far)
+                assert got[0] == full[0] and got[5:] == full[5:]
+                checked += 1
+    assert 20 < broken < 150 and checked > 1000  # both kinds of level arrays were seen
 
 
 @pytest.mark.parametrize("sort", [None, "degree"])
@@ -144,13 +180,12 @@ def test_property_verdicts_equal_on_any_parent_array(n, data):
         v = data.draw(st.integers(0, n - 1))
         parent[v] = data.draw(st.integers(-1, n))
     g = build_csr(e)
-    old = on_csr.WINDOW_SHARE, on_csr.WINDOW_MIN_VERTICES
-    if data.draw(st.booleans()):  # the levels two bits a vertex, whatever their spread
-        on_csr.WINDOW_SHARE, on_csr.WINDOW_MIN_VERTICES = 0.0, 0
+    old = on_csr.CORE_SHARE
+    on_csr.CORE_SHARE = data.draw(st.sampled_from([0.0, old, 2.0]))  # always, chosen, never
     try:
         r = same_verdict(e, g, parent, root)
     finally:
-        on_csr.WINDOW_SHARE, on_csr.WINDOW_MIN_VERTICES = old
+        on_csr.CORE_SHARE = old
     assert r.rule == brute_rules(e, parent, root)[0]
 
 

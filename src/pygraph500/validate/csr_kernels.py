@@ -3,10 +3,16 @@
 Work is cut into ranges of vertices holding about equal numbers of adjacency entries
 (``row_bounds``); every pass returns its first offender in vertex order (then neighbour
 order), whatever the thread count. One pass over the rows checks every rule left once the
-parent pointers are known: each edge is judged once, from its smaller end (the entries of
-``u`` below ``u`` are skipped without reading their ends' levels), so the rows cost one random
-read per edge where the tuples cost two, and the tree edge of ``u`` is found in ``u``'s own
-row as it goes by.
+parent pointers are known, and finds the tree edge of ``u`` in ``u``'s own row as it goes by.
+
+Which edges it reads. Any edge between two vertices at levels L and L + 1 (both reached,
+levels at most one apart) keeps the rules, whichever two vertices it joins; so when the rows
+of those two levels (the core) hold most adjacency entries, as on a Graph500 tree (96-99.5%
+in two levels), the core rows are not read at all and every other row (the rim: other levels,
+unreached vertices) checks all its entries: every edge has a rim end or joins two core
+vertices. That reads only the rim's entries, at random, against one per edge for judging
+every edge from its smaller end (for trees without such a pair: grids, paths). A broken tree
+is judged again from the smaller ends, for the first offender in vertex order.
 """
 from __future__ import annotations
 
@@ -15,9 +21,8 @@ from numba import njit, prange
 
 from ..primitives.hints import prefetch
 
-__all__ = ["row_bounds", "to_graph_labels", "pack_levels", "level_sample", "pack_window",
-           "bfs_pass", "sssp_pass", "reached_tuple_sum", "NIBBLE_TOP", "PLAIN", "NIBBLES",
-           "WINDOW"]
+__all__ = ["row_bounds", "to_graph_labels", "pack_levels", "level_sample", "bfs_pass",
+           "sssp_pass", "reached_tuple_sum", "NIBBLE_TOP", "PLAIN", "NIBBLES", "RIM_AHEAD"]
 
 _NCH = 512  # ranges per pass (first-offender reductions stay deterministic)
 
@@ -73,15 +78,10 @@ def reached_tuple_sum(parent, tuple_degree):
 
 NIBBLE_TOP = 14  # levels up to this are packed two a byte (15 marks an unreached vertex)
 
-# How bfs_pass reads the level of a vertex: PLAIN from the level array; NIBBLES four bits a
-# vertex (``pack_levels``); WINDOW two bits a vertex, the level when it is one of the three
-# from ``base`` and 3 for any other (then read from the level array: ``pack_window``). A
-# Graph500 tree has 99.8% of its adjacency entries' ends in three levels, so WINDOW reads a
-# quarter of the bytes of the int8 levels at random (8 MiB at SCALE 25, where the nibbles'
-# 16 MiB shared the L3 with the streamed rows and missed). ``on_csr.level_table`` chooses.
+# Where bfs_pass reads a vertex's level at random: PLAIN from the level array, NIBBLES from
+# ``pack_levels``' four bits a vertex (an eighth of the bytes). ``on_csr.level_table`` chooses.
 PLAIN = 0
 NIBBLES = 1
-WINDOW = 2
 
 
 @njit(cache=True, parallel=True)
@@ -104,8 +104,8 @@ _RUN = 4096  # ... of this many each
 def level_sample(level, indptr):
     """The adjacency entries of the reached vertices by level 0 .. 62 (index 63: all deeper
     ones), in a sample of runs of consecutive vertices spread over the array (all of them
-    when it is short): how often the rows pass reads each level (a vertex's level is read
-    once per entry naming it), from a few hundred kilobytes read in order."""
+    when it is short): how many entries each level's rows hold, from a few hundred
+    kilobytes read in order."""
     n = level.shape[0]
     counts = np.zeros(_COUNTED, np.int64)
     runs = min(_BLOCKS, (n + _RUN - 1) // _RUN)
@@ -118,35 +118,11 @@ def level_sample(level, indptr):
     return counts
 
 
-@njit(inline="always")
-def _window_code(level, v, base):
-    """Two bits: ``level[v] - base`` when it is 0, 1 or 2, else 3 (unreached too)."""
-    return min(np.uint64(np.int64(level[v]) - base), np.uint64(3))
-
-
-@njit(cache=True, parallel=True)
-def pack_window(level, base, codes):
-    """codes: two bits a vertex (``_window_code``), vertex v in bits 2 * (v % 4) of byte
-    v // 4."""
-    n = level.shape[0]
-    full = n >> 2
-    for i in prange(full):
-        v = i << 2
-        codes[i] = np.uint8(_window_code(level, v, base)
-                            | (_window_code(level, v + 1, base) << np.uint64(2))
-                            | (_window_code(level, v + 2, base) << np.uint64(4))
-                            | (_window_code(level, v + 3, base) << np.uint64(6)))
-    if full < codes.shape[0]:  # the last vertices' byte
-        byte = np.uint64(0)
-        for j in range(4):
-            v = (full << 2) + j
-            c = _window_code(level, v, base) if v < n else np.uint64(3)
-            byte |= c << np.uint64(2 * j)
-        codes[full] = np.uint8(byte)
-
-
 _AHEAD = 32  # entries ahead whose level's line is prefetched: the reads are independent, and
 # a prefetch that stops at its row's end leaves short rows (most of them) with none in flight
+RIM_AHEAD = 16  # with a core and ``far``: rows ahead whose first _RIM_FIRST levels are
+_RIM_FIRST = 8  # prefetched if a rim row's (short, scattered among the core's rows: 10-28% of
+# the rows of a Graph500 tree at SCALE 25, 1-4 entries each)
 
 
 @njit(inline="always")
@@ -170,36 +146,35 @@ def _holds(indices, s, e, x):
 
 
 @njit(inline="always")
-def _code(lev, table, mode, base, v, mark):
+def _code(lev, table, mode, v, mark):
     """Vertex v's level, ``mark`` when unreached (above every level: ordered codes)."""
     if mode == NIBBLES:
         return np.int64((table[v >> 1] >> ((v & 1) << 2)) & 15)
-    if mode == WINDOW:
-        c = np.int64((table[v >> 2] >> ((v & 3) << 1)) & 3)
-        if c != 3:
-            return base + c
     x = np.int64(lev[v])
     return x if x >= 0 else mark
 
 
 @njit(cache=True, parallel=True)
-def bfs_pass(indptr, indices, lev, table, mode, base, parent, root, tuple_degree, bounds):
+def bfs_pass(indptr, indices, lev, table, mode, core, far, parent, root, tuple_degree,
+             bounds):
     """Every rule left after the parent pointers: row ``u`` holds ``parent[u]`` iff the tree
-    edge is an edge (a binary search of the sorted row, no random read), and each edge
-    {u, v} is judged once, from u < v. Levels come from ``table`` as ``mode`` says (PLAIN,
-    NIBBLES, WINDOW from ``base``; the most randomly read array), and from ``lev`` where
-    it does not hold them. A tree edge's levels differ by one by construction (the levels are
-    the parent walks' depths), so they are not read.
+    edge is an edge (a binary search of the sorted row, no random read), and every edge's
+    levels: with ``core`` = L >= 0, the rows at levels L and L + 1 skipped and every entry of
+    the others judged (see the module docstring); with ``core`` = -1, each edge {u, v}
+    judged once, from u < v. The levels are read at random from ``table`` as ``mode`` says,
+    else from ``lev``; ``far``: they miss the cache, so the rim rows' reads are prefetched
+    ``RIM_AHEAD`` rows ahead. A tree edge's levels differ by one by construction (the levels
+    are the parent walks' depths), so they are not read.
     (Passes over blocks of destinations, each reading fewer vertices' levels, were tried:
     slower at SCALE 24 and no faster at 25 than one pass with the prefetch.)
-    Returns (first v whose tree edge is not an edge, the first edge-levels edge (u, v), the
-    first component edge (u, v), the largest level, the tuples at reached vertices); N:
-    none."""
+    Returns (first v whose tree edge is not an edge, an edge-levels edge (u, v), a
+    component edge (u, v), the largest level, the tuples at reached vertices); N: none. The
+    edges are the first in vertex order, u < v, except with a core: there any offender (u
+    may be above v), only to say that one exists."""
     n = parent.shape[0]
     nch = bounds.shape[0] - 1
     out = np.empty((nch, 7), np.int64)
     mark = np.int64(15) if mode == NIBBLES else np.int64(1) << 62  # an unreached vertex's
-    shift = 1 if mode == NIBBLES else 2  # a vertex's byte in the table: v >> shift
     last = max(indptr[n] - 1, 0)
     for c in prange(nch):
         be = n
@@ -210,6 +185,13 @@ def bfs_pass(indptr, indices, lev, table, mode, base, parent, root, tuple_degree
         top = -1
         tsum = 0
         for u in range(bounds[c], bounds[c + 1]):
+            w = u + RIM_AHEAD
+            if far and core >= 0 and w < bounds[c + 1] and lev[w] != core and lev[w] != core + 1:
+                for k in range(indptr[w], min(indptr[w + 1], indptr[w] + _RIM_FIRST)):
+                    if mode == NIBBLES:
+                        prefetch(table, np.int64(indices[k]) >> 1)
+                    else:
+                        prefetch(lev, np.int64(indices[k]))
             a = np.int64(lev[u])
             s = indptr[u]
             e = indptr[u + 1]
@@ -219,16 +201,20 @@ def bfs_pass(indptr, indices, lev, table, mode, base, parent, root, tuple_degree
                 top = max(top, a)
                 if u != root and be == n and not _holds(indices, s, e, pu):
                     be = u
-            # the level codes of u's upper neighbours (below u: judged from their end;
-            # unreached: ``mark``): their least and largest, with no branch; a row out of
-            # bounds is read again
-            start = _first_above(indices, s, e, u)
+            if core < 0:
+                start = _first_above(indices, s, e, u)  # below u: judged from their end
+            elif a == core or a == core + 1:
+                continue  # a core row: its edges are judged from their rim ends, if any
+            else:
+                start = s
+            # the level codes of those neighbours (unreached: ``mark``): their least and
+            # largest, with no branch; a row out of bounds is read again
             lo = mark
             hi = np.int64(-1)
             for k in range(start, e):
-                if mode != PLAIN:  # the level read _AHEAD entries on, past the row's end too
-                    prefetch(table, np.int64(indices[min(k + _AHEAD, last)]) >> shift)
-                x = _code(lev, table, mode, base, np.int64(indices[k]), mark)
+                if mode == NIBBLES and core < 0:  # _AHEAD entries on, past the row's end too
+                    prefetch(table, np.int64(indices[min(k + _AHEAD, last)]) >> 1)
+                x = _code(lev, table, mode, np.int64(indices[k]), mark)
                 lo = min(lo, x)
                 hi = max(hi, x)
             if start < e and (lo < mark if a < 0 else (lo < a - 1 or hi > min(a + 1, mark - 1))):

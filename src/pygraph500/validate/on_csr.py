@@ -13,8 +13,10 @@ counted, self-loops not), is half the sum of kernel 1's ``tuple_degree`` over th
 vertices once no edge leaves the component. Offending edges are named ``(u, v)`` with
 ``u < v``, the first in vertex order, with no tuple index.
 
-What it saves: the tuples (a SCALE 26 run never holds them) and, per validation, one random
-read per edge instead of two per tuple (``csr_kernels``). A relabelled graph
+What it saves: the tuples (a SCALE 26 run never holds them) and, per validation, most random
+reads: the tuples cost two per tuple, the CSR one per edge, judged from its smaller end, and
+on a Graph500 tree only the entries of the rows outside its two largest levels, since an edge
+between those two levels cannot break a rule (``csr_kernels``). A relabelled graph
 (``sort_vertices``) is checked in its own labels and reported in the input's.
 """
 from __future__ import annotations
@@ -69,48 +71,37 @@ def _name(graph, x):
     return int(graph.original_label[x]) if graph.relabelled else x
 
 
-WINDOW_SHARE = 0.9  # the least share of the level reads in three levels for WINDOW
-# ... and the fewest vertices: below, the four bits a vertex stay in cache and the window's
-# test of each code costs more than it saves (``bench_validation.py``'s second table: the
-# rows pass 0-5% slower at SCALE 22, 1.37-1.50x faster at 25).
-WINDOW_MIN_VERTICES = 1 << 24
+CORE_SHARE = 2 / 3  # the least share of the sampled adjacency entries in the core: it then
+# reads at most 2/3 of the entries at random where the smaller ends read half
 
 
-def window_table(lev, indptr, share: float):
-    """(WINDOW, two-bit codes, base) for the three consecutive levels from ``base`` that
-    hold the most adjacency entries of the reached vertices of a sample, or None when they
-    hold less than ``share`` of them (or nothing is reached)."""
+def core_levels(lev, indptr, share: float) -> int:
+    """L, for the two consecutive levels L, L + 1 whose rows hold the most adjacency entries
+    of the reached vertices of a sample, when they hold at least ``share`` of them; else -1
+    (or when nothing is reached)."""
     counts = ck.level_sample(lev, indptr)
-    window = counts[:-3] + counts[1:-2] + counts[2:-1]  # levels b .. b + 2, b <= 60
-    base = int(np.argmax(window))
+    pairs = counts[:-2] + counts[1:-1]  # levels L and L + 1, L <= 61
+    low = int(np.argmax(pairs))
     total = counts.sum()
-    if total == 0 or window[base] < share * total:
-        return None
-    codes = np.empty((lev.shape[0] + 3) // 4, np.uint8)
-    ck.pack_window(lev, base, codes)
-    return ck.WINDOW, codes, base
+    return low if total and pairs[low] >= share * total else -1
 
 
-def nibble_table(lev):
-    """(NIBBLES, the levels four bits a vertex, 0); every level at most ``ck.NIBBLE_TOP``."""
-    nib = np.empty((lev.shape[0] + 1) // 2, np.uint8)
-    ck.pack_levels(lev, nib)
-    return ck.NIBBLES, nib, 0
+# The fewest vertices for prefetching the rim rows' reads: the four bits a vertex are then
+# half the 32 MiB L3 or more (``bench_validation.py``'s third table: the rows pass 0.85-1.0x
+# at SCALE 25, where it costs 1.3x at SCALE 20 and nothing at 22-24).
+FAR_VERTICES = 1 << 25
 
 
 def level_table(lev, indptr):
-    """(mode, table, base): how ``bfs_pass`` reads the levels at random (``csr_kernels``).
-    Two bits a vertex for a large graph where three consecutive levels hold at least
-    ``WINDOW_SHARE`` of the adjacency entries of the reached vertices of a sample (a
-    Kronecker graph's tree: 99.8%; the others are read from ``lev``); else four bits when
-    every level fits; else ``lev`` itself."""
-    if lev.shape[0] >= WINDOW_MIN_VERTICES:
-        table = window_table(lev, indptr, WINDOW_SHARE)
-        if table is not None:
-            return table
+    """(mode, table, core): how ``bfs_pass`` reads the levels at random (four bits a vertex
+    when every level fits, else ``lev`` itself) and which two levels' rows it skips
+    (``core_levels``: on a Kronecker graph's tree, 96-99.5% of the entries; -1: none)."""
+    core = core_levels(lev, indptr, CORE_SHARE)
     if lev.dtype == np.int8 and int(lev.max(initial=0)) <= ck.NIBBLE_TOP:
-        return nibble_table(lev)
-    return ck.PLAIN, np.empty(0, np.uint8), 0
+        nib = np.empty((lev.shape[0] + 1) // 2, np.uint8)
+        ck.pack_levels(lev, nib)
+        return ck.NIBBLES, nib, core
+    return ck.PLAIN, np.empty(0, np.uint8), core
 
 
 def validate_csr(graph, parent, root: int) -> ValidationReport:
@@ -128,10 +119,14 @@ def _validate(graph, parent, root) -> ValidationReport:
         return report
     pg, lev = _in_graph_labels(graph, parent, _narrow(depth))
     rg = int(graph.new_label[root]) if graph.relabelled else root
-    mode, table, base = level_table(lev, graph.indptr)
+    bounds = ck.row_bounds(graph.indptr)
+    mode, table, core = level_table(lev, graph.indptr)
+    far = n >= FAR_VERTICES
     bad_tree, lu, lv, cu, cv, max_depth, tsum = ck.bfs_pass(
-        graph.indptr, graph.indices, lev, table, mode, base, pg, rg, td,
-        ck.row_bounds(graph.indptr))
+        graph.indptr, graph.indices, lev, table, mode, core, far, pg, rg, td, bounds)
+    if core >= 0 and bad_tree == n and min(lu, cu) < n:  # the first offender, u < v
+        bad_tree, lu, lv, cu, cv, max_depth, tsum = ck.bfs_pass(
+            graph.indptr, graph.indices, lev, table, mode, -1, far, pg, rg, td, bounds)
     common = dict(num_visited=num_visited, depth=depth, max_depth=int(max_depth))
     if bad_tree < n:
         v = _name(graph, bad_tree)
