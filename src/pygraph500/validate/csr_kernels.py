@@ -22,7 +22,7 @@ from numba import njit, prange
 from ..primitives.hints import prefetch
 
 __all__ = ["row_bounds", "to_graph_labels", "pack_levels", "level_sample", "bfs_pass",
-           "sssp_pass", "reached_tuple_sum", "NIBBLE_TOP", "PLAIN", "NIBBLES", "RIM_AHEAD"]
+           "sssp_pass", "reached_tuple_sum", "NIBBLE_TOP", "PLAIN", "NIBBLES"]
 
 _NCH = 512  # ranges per pass (first-offender reductions stay deterministic)
 
@@ -120,9 +120,10 @@ def level_sample(level, indptr):
 
 _AHEAD = 32  # entries ahead whose level's line is prefetched: the reads are independent, and
 # a prefetch that stops at its row's end leaves short rows (most of them) with none in flight
-RIM_AHEAD = 16  # with a core and ``far``: rows ahead whose first _RIM_FIRST levels are
-_RIM_FIRST = 8  # prefetched if a rim row's (short, scattered among the core's rows: 10-28% of
-# the rows of a Graph500 tree at SCALE 25, 1-4 entries each)
+ROWS_AHEAD = 16  # rows ahead whose middle entry's line is prefetched (where the tree edge's
+# binary search starts: the pass 1.15-1.25x faster at SCALE 20 and 25), and with a core and
+# ``far``, whose first _RIM_FIRST levels are prefetched if a rim row's (short, scattered among
+_RIM_FIRST = 8  # the core's rows: 10-28% of a Graph500 tree's rows at SCALE 25, 1-4 entries)
 
 
 @njit(inline="always")
@@ -163,7 +164,7 @@ def bfs_pass(indptr, indices, lev, table, mode, core, far, parent, root, tuple_d
     the others judged (see the module docstring); with ``core`` = -1, each edge {u, v}
     judged once, from u < v. The levels are read at random from ``table`` as ``mode`` says,
     else from ``lev``; ``far``: they miss the cache, so the rim rows' reads are prefetched
-    ``RIM_AHEAD`` rows ahead. A tree edge's levels differ by one by construction (the levels
+    ``ROWS_AHEAD`` rows ahead. A tree edge's levels differ by one by construction (the levels
     are the parent walks' depths), so they are not read.
     (Passes over blocks of destinations, each reading fewer vertices' levels, were tried:
     slower at SCALE 24 and no faster at 25 than one pass with the prefetch.)
@@ -185,7 +186,9 @@ def bfs_pass(indptr, indices, lev, table, mode, core, far, parent, root, tuple_d
         top = -1
         tsum = 0
         for u in range(bounds[c], bounds[c + 1]):
-            w = u + RIM_AHEAD
+            w = u + ROWS_AHEAD
+            if w < bounds[c + 1]:
+                prefetch(indices, (indptr[w] + indptr[w + 1]) >> 1)
             if far and core >= 0 and w < bounds[c + 1] and lev[w] != core and lev[w] != core + 1:
                 for k in range(indptr[w], min(indptr[w + 1], indptr[w] + _RIM_FIRST)):
                     if mode == NIBBLES:

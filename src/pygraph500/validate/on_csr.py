@@ -71,8 +71,8 @@ def _name(graph, x):
     return int(graph.original_label[x]) if graph.relabelled else x
 
 
-CORE_SHARE = 2 / 3  # the least share of the sampled adjacency entries in the core: it then
-# reads at most 2/3 of the entries at random where the smaller ends read half
+CORE_SHARE = 2 / 3  # the least share of the sampled adjacency entries in the core: the rim's
+# rows then hold at most a third of them, each read, where the smaller ends read half
 
 
 def core_levels(lev, indptr, share: float) -> int:
