@@ -121,9 +121,10 @@ def level_sample(level, indptr):
 _AHEAD = 32  # entries ahead whose level's line is prefetched: the reads are independent, and
 # a prefetch that stops at its row's end leaves short rows (most of them) with none in flight
 ROWS_AHEAD = 16  # rows ahead whose middle entry's line is prefetched (where the tree edge's
-# binary search starts: the pass 1.15-1.25x faster at SCALE 20 and 25), and with a core and
-# ``far``, whose first _RIM_FIRST levels are prefetched if a rim row's (short, scattered among
-_RIM_FIRST = 8  # the core's rows: 10-28% of a Graph500 tree's rows at SCALE 25, 1-4 entries)
+# binary search starts: the pass 1.1-1.45x faster at SCALE 20 and 25, bench_validation.py),
+# and with a core and ``far``, whose first _RIM_FIRST levels are prefetched if a rim row's
+_RIM_FIRST = 8  # (short, scattered among the core's: 10-28% of a Graph500 tree's rows at
+# SCALE 25, 1-4 entries each)
 
 
 @njit(inline="always")

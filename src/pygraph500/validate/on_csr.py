@@ -87,8 +87,8 @@ def core_levels(lev, indptr, share: float) -> int:
 
 
 # The fewest vertices for prefetching the rim rows' reads: the four bits a vertex are then
-# half the 32 MiB L3 or more (``bench_validation.py``'s third table: the rows pass 0.85-1.0x
-# at SCALE 25, where it costs 1.3x at SCALE 20 and nothing at 22-24).
+# half the 32 MiB L3 or more (``bench_validation.py``'s third table: the rows pass 1.09-1.31x
+# faster at SCALE 25, 0.68-0.92x at 20 and 22, 0.84-1.02x at 24).
 FAR_VERTICES = 1 << 25
 
 
