@@ -7,7 +7,7 @@ parent pointers are known, and finds the tree edge of ``u`` in ``u``'s own row a
 
 Which edges it reads. Any edge between two vertices at levels L and L + 1 (both reached,
 levels at most one apart) keeps the rules, whichever two vertices it joins; so when the rows
-of those two levels (the core) hold most adjacency entries, as on a Graph500 tree (96-99.5%
+of those two levels (the core) hold most adjacency entries, as on a Graph500 tree (96-99.7%
 in two levels), the core rows are not read at all and every other row (the rim: other levels,
 unreached vertices) checks all its entries: every edge has a rim end or joins two core
 vertices. That reads only the rim's entries, at random, against one per edge for judging
@@ -190,12 +190,12 @@ def bfs_pass(indptr, indices, lev, table, mode, core, far, parent, root, tuple_d
             w = u + ROWS_AHEAD
             if w < bounds[c + 1]:
                 prefetch(indices, (indptr[w] + indptr[w + 1]) >> 1)
-            if far and core >= 0 and w < bounds[c + 1] and lev[w] != core and lev[w] != core + 1:
-                for k in range(indptr[w], min(indptr[w + 1], indptr[w] + _RIM_FIRST)):
-                    if mode == NIBBLES:
-                        prefetch(table, np.int64(indices[k]) >> 1)
-                    else:
-                        prefetch(lev, np.int64(indices[k]))
+                if far and core >= 0 and lev[w] != core and lev[w] != core + 1:
+                    for k in range(indptr[w], min(indptr[w + 1], indptr[w] + _RIM_FIRST)):
+                        if mode == NIBBLES:
+                            prefetch(table, np.int64(indices[k]) >> 1)
+                        else:
+                            prefetch(lev, np.int64(indices[k]))
             a = np.int64(lev[u])
             s = indptr[u]
             e = indptr[u + 1]

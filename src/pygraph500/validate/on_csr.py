@@ -95,7 +95,7 @@ FAR_VERTICES = 1 << 25
 def level_table(lev, indptr):
     """(mode, table, core): how ``bfs_pass`` reads the levels at random (four bits a vertex
     when every level fits, else ``lev`` itself) and which two levels' rows it skips
-    (``core_levels``: on a Kronecker graph's tree, 96-99.5% of the entries; -1: none)."""
+    (``core_levels``: on a Kronecker graph's tree, 96-99.7% of the entries; -1: none)."""
     core = core_levels(lev, indptr, CORE_SHARE)
     if lev.dtype == np.int8 and int(lev.max(initial=0)) <= ck.NIBBLE_TOP:
         nib = np.empty((lev.shape[0] + 1) // 2, np.uint8)
