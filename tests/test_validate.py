@@ -479,6 +479,41 @@ def test_depth_walks_equal_pointer_jumping_or_give_way(cap, threads):
         assert _compute_depth(cut, root, depth)[:2] == (None, first)
 
 
+def test_depth_walks_held_back_give_the_same_depths_and_offenders(threads):
+    """Walks whose parent has no depth yet wait in a ring of ``kernels.WAITING``: with a
+    hundred vertices a chunk under random parents, the ring fills and turns over."""
+    rng = np.random.default_rng(7)
+    n = 100 * kernels.NCHUNKS
+    order = rng.permutation(n)
+    parent = np.full(n, -1, np.int64)
+    root = int(order[0])
+    parent[root] = root
+    for i in range(1, n - 100):  # under any earlier vertex: about ln(n) levels
+        parent[order[i]] = order[int(rng.integers(0, i))]
+    held = sum(parent[v] > v for v in range(n) if parent[v] >= 0) / kernels.NCHUNKS
+    assert held > 2 * kernels.WAITING  # walks a chunk whose parent comes later
+    top = np.iinfo(np.int64).max
+    depth = np.empty(n, np.int64)
+    kernels.start_depths(parent, depth)
+    depth[root] = 0
+    assert kernels.walk_depths(parent, root, depth, 1 << 14, top) == (kernels.DONE, n)
+    np.testing.assert_array_equal(depth, brute_depth(parent, root))
+    cut = parent.copy()
+    for v in rng.choice(order[1000:n - 100], 50, replace=False):
+        if cut[v] >= 0 and cut[v] != root:
+            cut[cut[v]] = -1  # v's parent now unreached
+    first = min(v for v in range(n) if cut[v] >= 0 and cut[cut[v]] == -1)
+    kernels.start_depths(cut, depth)
+    depth[root] = 0
+    assert kernels.walk_depths(cut, root, depth, 1 << 14, top) == (kernels.DONE, first)
+    cyc = parent.copy()
+    a, b = int(order[5000]), int(order[5001])
+    cyc[a], cyc[b] = b, a  # a two-cycle
+    kernels.start_depths(cyc, depth)
+    depth[root] = 0
+    assert kernels.walk_depths(cyc, root, depth, 1 << 14, top)[0] == kernels.LONG
+
+
 def brute_depth(parent, root):
     brute = np.full(parent.shape[0], -1, np.int64)
     for v in range(parent.shape[0]):
