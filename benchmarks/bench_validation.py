@@ -15,8 +15,10 @@ its steps alone, each after the whole call (so its kernels are compiled and warm
 Then the two big steps alone with 1 and 2 threads (median of 3), to see what the second
 core buys a memory-bound pass; and, per root, interleaved, median of ``--repeats``: the rows
 pass judging every edge from its smaller end and skipping the core rows, with the share of
-the sampled entries in the core (what ``on_csr.CORE_SHARE`` is set from); and the rows pass
-with and without the rim rows' reads prefetched (``on_csr.FAR_VERTICES``).
+the sampled entries in the core (what ``on_csr.CORE_SHARE`` is set from); and the rows at
+level L + 2 (L: the core's lower level) reading four bits a neighbour or only behind a set
+bit of the sieve (``csr_kernels.pack_levels``: a bit for each 8 vertices, set when one of
+them is at level L or less), with the share of the sieve's bits set.
 
 ``--growth LO HI`` instead: how validation grows from SCALE LO to HI (issue 17: no faster
 than the edges). Both graphs are built and held, and the two SCALEs take turns, root by
@@ -44,7 +46,7 @@ from pygraph500.generator.tuples import KroneckerTuples
 from pygraph500.graph.build import count_tuples, place_tuples
 from pygraph500.validate import csr_kernels as ck
 from pygraph500.validate import validate_csr
-from pygraph500.validate.on_csr import FAR_VERTICES, core_levels, level_table
+from pygraph500.validate.on_csr import core_levels, level_table
 from pygraph500.validate.bfs_tree import _narrow, _threads_for, pointer_rules
 
 
@@ -65,8 +67,8 @@ def steps(g, parent, root: int) -> tuple[dict, tuple]:
         p64, _, depth, _ = res["p"]
         lev = _narrow(depth)
         out["levels"] = _seconds(lambda: res.update(t=level_table(lev, g.indptr)))
-        mode, table, core = res["t"]
-        args = (g.indptr, g.indices, lev, table, mode, core, n >= FAR_VERTICES, p64, root,
+        mode, table, core, shallow = res["t"]
+        args = (g.indptr, g.indices, lev, table, mode, core, shallow, p64, root,
                 g.tuple_degree, ck.row_bounds(g.indptr))
         out["rows"] = _seconds(lambda: ck.bfs_pass(*args))
     return out, args
@@ -159,11 +161,13 @@ def main() -> None:
         core, share = _core_share(g, a[2])
         every, skip = _interleaved([a[:5] + (c,) + a[6:] for c in (-1, core)], args.repeats)
         print(f"| {r} | {share:.3f} | {every:.3f} | {skip:.3f} | {every / skip:.2f} |")
-    print("\n| root | rows s, rim reads not prefetched | prefetched | ratio |")
-    print("|---|---|---|---|")
+    print("\n| root | rows s, level L + 2 rows read four bits a neighbour | only behind the "
+          "sieve's bits | ratio | bits set |")
+    print("|---|---|---|---|---|")
     for r, a in zip(roots, trees):
-        near, far = _interleaved([a[:6] + (f,) + a[7:] for f in (False, True)], args.repeats)
-        print(f"| {r} | {near:.4f} | {far:.4f} | {near / far:.2f} |")
+        off, on = _interleaved([a[:6] + (sh,) + a[7:] for sh in (a[6][:0], a[6])], args.repeats)
+        print(f"| {r} | {off:.4f} | {on:.4f} | {off / on:.2f} | "
+              f"{np.unpackbits(a[6]).mean():.3f} |")
     n = g.num_vertices
     for threads in (1, 2):  # the last root's
         numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))

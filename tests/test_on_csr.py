@@ -81,12 +81,14 @@ def level_modes(request, monkeypatch):
 
 
 def test_level_table_modes():
-    """A Graph500 tree: four bits a vertex, and its two largest levels by entries as the
-    core; a path: no core, four bits a vertex when shallow, the levels themselves when deep."""
+    """A Graph500 tree: four bits a vertex, its two largest levels by entries as the core,
+    and a bit for each 8 vertices set when one of them is at the core's lower level or
+    above it; a path: no core, four bits a vertex when shallow, the levels themselves when
+    deep."""
     e = kronecker(12, 16, (2, 3))
     g = build_csr(e)
     lev = scipy_depth(e, int(e.src[0])).astype(np.int8)
-    mode, nib, core = on_csr.level_table(lev, g.indptr)
+    mode, nib, core, shallow = on_csr.level_table(lev, g.indptr)
     assert mode == ck.NIBBLES
     np.testing.assert_array_equal((nib[np.arange(lev.shape[0]) >> 1]
                                    >> (4 * (np.arange(lev.shape[0]) & 1))) & 15, lev & 15)
@@ -94,6 +96,10 @@ def test_level_table_modes():
     by_level = np.bincount(lev[lev >= 0], weights=deg[lev >= 0])
     pairs = by_level[:-1] + by_level[1:]
     assert core == int(np.argmax(pairs)) and pairs[core] >= 0.9 * by_level.sum()
+    groups = ((lev >= 0) & (lev <= core)).reshape(-1, 8).any(axis=1)
+    np.testing.assert_array_equal(np.unpackbits(shallow, bitorder="little").astype(bool),
+                                  groups)
+    assert 0 < groups.sum() < groups.shape[0]
     chain = np.arange(301, dtype=np.int64)  # a path's rows: one entry each
     assert on_csr.level_table(np.arange(-1, 13, dtype=np.int8), chain[:15])[::2] == (
         ck.NIBBLES, -1)
@@ -101,11 +107,12 @@ def test_level_table_modes():
 
 
 def test_core_rows_skipped_finds_an_offender_iff_there_is_one():
-    """Skipping the rows of any two consecutive levels (not only the largest) and judging
-    every entry of the others finds a broken edge exactly when judging every edge from its
-    smaller end does: on the levels of valid trees and with one or two vertices' levels
-    changed (to unreached, or to any level), for every choice of the two levels, with the
-    levels read four bits a vertex or from the level array, prefetched or not."""
+    """Skipping the rows of any two consecutive levels L, L + 1 (not only the largest) and
+    judging every entry of the others finds a broken edge exactly when judging every edge
+    from its smaller end does: on the levels of valid trees and with one or two vertices'
+    levels changed (to unreached, or to any level), for every choice of the two levels, with
+    the levels read four bits a vertex or from the level array, and the rows at level
+    L + 2 reading every neighbour's level or only those behind a set bit of the sieve."""
     e = kronecker(9, 8, (5, 7))
     g = build_csr(e)
     n = e.num_vertices
@@ -120,18 +127,21 @@ def test_core_rows_skipped_finds_an_offender_iff_there_is_one():
             lev = depth.copy()
             for v in rng.choice(np.flatnonzero(g.degree() > 0), t % 3):
                 lev[v] = rng.integers(-1, depth.max() + 3)
-            mode, table, _ = on_csr.level_table(lev, g.indptr)
-            full = ck.bfs_pass(g.indptr, g.indices, lev, table, mode, -1, False, parent,
+            mode, table, _, _ = on_csr.level_table(lev, g.indptr)
+            full = ck.bfs_pass(g.indptr, g.indices, lev, table, mode, -1, none, parent,
                                root, g.tuple_degree, bounds)
             bad = min(full[1], full[3]) < n
             broken += bad
-            for low, (m, tab), far in itertools.product(
-                    range(int(lev.max()) + 1), [(mode, table), (ck.PLAIN, none)], [False, True]):
-                got = ck.bfs_pass(g.indptr, g.indices, lev, tab, m, low, far, parent, root,
-                                  g.tuple_degree, bounds)
-                assert (min(got[1], got[3]) < n) == bad, (root, t, low, m, far)
-                assert got[0] == full[0] and got[5:] == full[5:]
-                checked += 1
+            for low in range(int(lev.max()) + 1):
+                sieve = np.empty((n + 63) // 64, np.uint8)
+                ck.pack_levels(lev, np.empty_like(table), sieve, low)
+                for (m, tab), sh in itertools.product([(mode, table), (ck.PLAIN, none)],
+                                                      [none, sieve]):
+                    got = ck.bfs_pass(g.indptr, g.indices, lev, tab, m, low, sh, parent,
+                                      root, g.tuple_degree, bounds)
+                    assert (min(got[1], got[3]) < n) == bad, (root, t, low, m, sh.shape)
+                    assert got[0] == full[0] and got[5:] == full[5:]
+                    checked += 1
     assert 20 < broken < 150 and checked > 1000  # both kinds of level arrays were seen
 
 

@@ -11,8 +11,11 @@ of those two levels (the core) hold most adjacency entries, as on a Graph500 tre
 in two levels), the core rows are not read at all and every other row (the rim: other levels,
 unreached vertices) checks all its entries: every edge has a rim end or joins two core
 vertices. That reads only the rim's entries, at random, against one per edge for judging
-every edge from its smaller end (for trees without such a pair: grids, paths). A broken tree
-is judged again from the smaller ends, for the first offender in vertex order.
+every edge from its smaller end (for trees without such a pair: grids, paths); and the rows
+at level L + 2 (most of the rim's entries when the core is levels 2 and 3) read a
+neighbour's level only where a sieve of one bit for each 8 vertices says that one of them
+may be at level L or less (``bfs_pass``).
+A broken tree is judged again from the smaller ends, for the first offender in vertex order.
 """
 from __future__ import annotations
 
@@ -85,14 +88,22 @@ NIBBLES = 1
 
 
 @njit(cache=True, parallel=True)
-def pack_levels(depth, nib):
+def pack_levels(depth, nib, shallow, top):
     """nib: the levels (-1 unreached, else at most NIBBLE_TOP) four bits each, vertex v in
-    the low half of byte v // 2 when v is even."""
+    the low half of byte v // 2 when v is even; and, unless ``shallow`` is empty, bit
+    (v // 8) % 8 of its byte v // 64 set when one of those 8 vertices is reached at level
+    ``top`` or less (see ``bfs_pass``)."""
     n = depth.shape[0]
-    for i in prange(nib.shape[0]):
-        lo = depth[2 * i] & 15
-        hi = depth[2 * i + 1] & 15 if 2 * i + 1 < n else 15
-        nib[i] = np.uint8(lo | (hi << 4))
+    for b in prange((n + 63) >> 6):
+        bits = 0
+        for i in range(32 * b, min(32 * b + 32, nib.shape[0])):
+            lo = np.int64(depth[2 * i])
+            hi = np.int64(depth[2 * i + 1]) if 2 * i + 1 < n else np.int64(-1)
+            nib[i] = np.uint8((lo & 15) | ((hi & 15) << 4))
+            if (lo >= 0 and lo <= top) or (hi >= 0 and hi <= top):
+                bits |= 1 << ((i >> 2) & 7)
+        if shallow.shape[0]:
+            shallow[b] = bits
 
 
 _COUNTED = 64  # level_sample's bins: 0 .. 62, and 63 for every deeper level
@@ -121,10 +132,7 @@ def level_sample(level, indptr):
 _AHEAD = 32  # entries ahead whose level's line is prefetched: the reads are independent, and
 # a prefetch that stops at its row's end leaves short rows (most of them) with none in flight
 ROWS_AHEAD = 16  # rows ahead whose middle entry's line is prefetched (where the tree edge's
-# binary search starts: the pass 1.1-1.45x faster at SCALE 20 and 25, bench_validation.py),
-# and with a core and ``far``, whose first _RIM_FIRST levels are prefetched if a rim row's
-_RIM_FIRST = 8  # (short, scattered among the core's: 10-28% of a Graph500 tree's rows at
-# SCALE 25, 1-4 entries each)
+# binary search starts: the pass 1.1-1.45x faster at SCALE 20 and 25, bench_validation.py)
 
 
 @njit(inline="always")
@@ -157,18 +165,27 @@ def _code(lev, table, mode, v, mark):
 
 
 @njit(cache=True, parallel=True)
-def bfs_pass(indptr, indices, lev, table, mode, core, far, parent, root, tuple_degree,
+def bfs_pass(indptr, indices, lev, table, mode, core, shallow, parent, root, tuple_degree,
              bounds):
     """Every rule left after the parent pointers: row ``u`` holds ``parent[u]`` iff the tree
     edge is an edge (a binary search of the sorted row, no random read), and every edge's
     levels: with ``core`` = L >= 0, the rows at levels L and L + 1 skipped and every entry of
     the others judged (see the module docstring); with ``core`` = -1, each edge {u, v}
     judged once, from u < v. The levels are read at random from ``table`` as ``mode`` says,
-    else from ``lev``; ``far``: they miss the cache, so the rim rows' reads are prefetched
-    ``ROWS_AHEAD`` rows ahead. A tree edge's levels differ by one by construction (the levels
-    are the parent walks' depths), so they are not read.
-    (Passes over blocks of destinations, each reading fewer vertices' levels, were tried:
-    slower at SCALE 24 and no faster at 25 than one pass with the prefetch.)
+    else from ``lev``. A tree edge's levels differ by one by construction (the levels are
+    the parent walks' depths), so they are not read.
+
+    The rows at level L + 2 (the rim's most entries on a Graph500 tree: 0.5-3.3% of all at
+    SCALE 25, in short rows) need only know that no neighbour is at level L or less: one
+    deeper than L + 3, or unreached, is judged from its own rim row, and L + 1 .. L + 3 keep
+    the rules. So, given ``shallow`` (``pack_levels``: a bit for each 8 vertices, set when
+    one of them is at level L or less; a few hundred kilobytes where the four bits a vertex
+    are 16 MiB at SCALE 25), they read a level only behind a set bit (0.3-5% of them on
+    most trees). That leaves the rim's reads 0.03-0.05 s of the pass's 0.31-0.33 s at SCALE
+    25 (bench_validation.py). (Prefetching the other rim rows' first reads a few rows ahead
+    was 1.1-1.3x faster at SCALE 25 before the sieve and is 0.8x after it; passes over blocks
+    of destinations, each reading fewer vertices' levels, were slower at SCALE 24 and no
+    faster at 25.)
     Returns (first v whose tree edge is not an edge, an edge-levels edge (u, v), a
     component edge (u, v), the largest level, the tuples at reached vertices); N: none. The
     edges are the first in vertex order, u < v, except with a core: there any offender (u
@@ -178,6 +195,7 @@ def bfs_pass(indptr, indices, lev, table, mode, core, far, parent, root, tuple_d
     out = np.empty((nch, 7), np.int64)
     mark = np.int64(15) if mode == NIBBLES else np.int64(1) << 62  # an unreached vertex's
     last = max(indptr[n] - 1, 0)
+    sieve = core >= 0 and shallow.shape[0] > 0
     for c in prange(nch):
         be = n
         lu_ = n
@@ -190,12 +208,6 @@ def bfs_pass(indptr, indices, lev, table, mode, core, far, parent, root, tuple_d
             w = u + ROWS_AHEAD
             if w < bounds[c + 1]:
                 prefetch(indices, (indptr[w] + indptr[w + 1]) >> 1)
-                if far and core >= 0 and lev[w] != core and lev[w] != core + 1:
-                    for k in range(indptr[w], min(indptr[w + 1], indptr[w] + _RIM_FIRST)):
-                        if mode == NIBBLES:
-                            prefetch(table, np.int64(indices[k]) >> 1)
-                        else:
-                            prefetch(lev, np.int64(indices[k]))
             a = np.int64(lev[u])
             s = indptr[u]
             e = indptr[u + 1]
@@ -209,6 +221,19 @@ def bfs_pass(indptr, indices, lev, table, mode, core, far, parent, root, tuple_d
                 start = _first_above(indices, s, e, u)  # below u: judged from their end
             elif a == core or a == core + 1:
                 continue  # a core row: its edges are judged from their rim ends, if any
+            elif a == core + 2 and sieve:
+                lo = mark
+                for k in range(s, e):
+                    v = np.int64(indices[k])
+                    if (shallow[v >> 6] >> ((v >> 3) & 7)) & 1:
+                        lo = min(lo, _code(lev, table, mode, v, mark))
+                if lo <= core:  # rare: only in a broken tree
+                    for k in range(s, e):
+                        v = np.int64(indices[k])
+                        if 0 <= lev[v] <= core and lu_ == n:
+                            lu_ = u
+                            lv_ = v
+                continue
             else:
                 start = s
             # the level codes of those neighbours (unreached: ``mark``): their least and

@@ -86,22 +86,19 @@ def core_levels(lev, indptr, share: float) -> int:
     return low if total and pairs[low] >= share * total else -1
 
 
-# The fewest vertices for prefetching the rim rows' reads: the four bits a vertex are then
-# half the 32 MiB L3 or more (``bench_validation.py``'s third table: the rows pass 1.09-1.31x
-# faster at SCALE 25, 0.68-0.92x at 20 and 22, 0.84-1.02x at 24).
-FAR_VERTICES = 1 << 25
-
-
 def level_table(lev, indptr):
-    """(mode, table, core): how ``bfs_pass`` reads the levels at random (four bits a vertex
-    when every level fits, else ``lev`` itself) and which two levels' rows it skips
-    (``core_levels``: on a Kronecker graph's tree, 96-99.7% of the entries; -1: none)."""
+    """(mode, table, core, shallow): how ``bfs_pass`` reads the levels at random (four bits
+    a vertex when every level fits, else ``lev`` itself), which two levels' rows it skips
+    (``core_levels``: on a Kronecker graph's tree, 96-99.7% of the entries; -1: none) and,
+    with four bits a vertex and a core, the bits saying where the levels up to the core's
+    lower one are (``pack_levels``; else empty)."""
     core = core_levels(lev, indptr, CORE_SHARE)
     if lev.dtype == np.int8 and int(lev.max(initial=0)) <= ck.NIBBLE_TOP:
         nib = np.empty((lev.shape[0] + 1) // 2, np.uint8)
-        ck.pack_levels(lev, nib)
-        return ck.NIBBLES, nib, core
-    return ck.PLAIN, np.empty(0, np.uint8), core
+        shallow = np.empty((lev.shape[0] + 63) // 64 if core >= 0 else 0, np.uint8)
+        ck.pack_levels(lev, nib, shallow, core)
+        return ck.NIBBLES, nib, core, shallow
+    return ck.PLAIN, np.empty(0, np.uint8), core, np.empty(0, np.uint8)
 
 
 def validate_csr(graph, parent, root: int) -> ValidationReport:
@@ -120,13 +117,12 @@ def _validate(graph, parent, root) -> ValidationReport:
     pg, lev = _in_graph_labels(graph, parent, _narrow(depth))
     rg = int(graph.new_label[root]) if graph.relabelled else root
     bounds = ck.row_bounds(graph.indptr)
-    mode, table, core = level_table(lev, graph.indptr)
-    far = n >= FAR_VERTICES
+    mode, table, core, shallow = level_table(lev, graph.indptr)
     bad_tree, lu, lv, cu, cv, max_depth, tsum = ck.bfs_pass(
-        graph.indptr, graph.indices, lev, table, mode, core, far, pg, rg, td, bounds)
+        graph.indptr, graph.indices, lev, table, mode, core, shallow, pg, rg, td, bounds)
     if core >= 0 and bad_tree == n and min(lu, cu) < n:  # the first offender, u < v
         bad_tree, lu, lv, cu, cv, max_depth, tsum = ck.bfs_pass(
-            graph.indptr, graph.indices, lev, table, mode, -1, far, pg, rg, td, bounds)
+            graph.indptr, graph.indices, lev, table, mode, -1, shallow, pg, rg, td, bounds)
     common = dict(num_visited=num_visited, depth=depth, max_depth=int(max_depth))
     if bad_tree < n:
         v = _name(graph, bad_tree)
