@@ -15,10 +15,12 @@ its steps alone, each after the whole call (so its kernels are compiled and warm
 Then the two big steps alone with 1 and 2 threads (median of 3), to see what the second
 core buys a memory-bound pass; and, per root, interleaved, median of ``--repeats``: the rows
 pass judging every edge from its smaller end and skipping the core rows, with the share of
-the sampled entries in the core (what ``on_csr.CORE_SHARE`` is set from); and the rows at
+the sampled entries in the core (what ``on_csr.CORE_SHARE`` is set from); the rows at
 level L + 2 (L: the core's lower level) reading four bits a neighbour or only behind a set
 bit of the sieve (``csr_kernels.pack_levels``: a bit for each 8 vertices, set when one of
-them is at level L or less), with the share of the sieve's bits set.
+them is at level L or less), with the share of the sieve's bits set; and the rows pass
+against its floor, the same tree with every reached level clamped into the core (so that no
+row reads a level: what the level reads cost).
 
 ``--growth LO HI`` instead: how validation grows from SCALE LO to HI (issue 17: no faster
 than the edges). Both graphs are built and held, and the two SCALEs take turns, root by
@@ -168,6 +170,16 @@ def main() -> None:
         off, on = _interleaved([a[:6] + (sh,) + a[7:] for sh in (a[6][:0], a[6])], args.repeats)
         print(f"| {r} | {off:.4f} | {on:.4f} | {off / on:.2f} | "
               f"{np.unpackbits(a[6]).mean():.3f} |")
+    print("\n| root | rows s | with no level read (every reached level clamped into the "
+          "core) | the level reads' share |")
+    print("|---|---|---|---|")
+    for r, a in zip(roots, trees):
+        lev, core = a[2], a[5]
+        if core < 0:
+            continue
+        clamped = np.where(lev < 0, lev, core + (lev > core)).astype(lev.dtype)
+        rows, floor = _interleaved([a, a[:2] + (clamped,) + a[3:]], args.repeats)
+        print(f"| {r} | {rows:.4f} | {floor:.4f} | {1 - floor / rows:.2f} |")
     n = g.num_vertices
     for threads in (1, 2):  # the last root's
         numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))
