@@ -82,8 +82,8 @@ def level_modes(request, monkeypatch):
 
 def test_level_table_modes():
     """A Graph500 tree: four bits a vertex, its two largest levels by entries as the core,
-    and a bit for each 8 vertices set when one of them is at the core's lower level or
-    above it; a path: no core, four bits a vertex when shallow, the levels themselves when
+    and a bit for each 8 vertices set when one of them is at the core's lower level L or
+    less; a path: no core, four bits a vertex when shallow, the levels themselves when
     deep."""
     e = kronecker(12, 16, (2, 3))
     g = build_csr(e)

@@ -175,17 +175,17 @@ def bfs_pass(indptr, indices, lev, table, mode, core, shallow, parent, root, tup
     else from ``lev``. A tree edge's levels differ by one by construction (the levels are
     the parent walks' depths), so they are not read.
 
-    The rows at level L + 2 (the rim's most entries on a Graph500 tree: 0.5-3.3% of all at
-    SCALE 25, in short rows) need only know that no neighbour is at level L or less: one
-    deeper than L + 3, or unreached, is judged from its own rim row, and L + 1 .. L + 3 keep
-    the rules. So, given ``shallow`` (``pack_levels``: a bit for each 8 vertices, set when
-    one of them is at level L or less; a few hundred kilobytes where the four bits a vertex
-    are 16 MiB at SCALE 25), they read a level only behind a set bit (0.3-5% of them on
-    most trees). That leaves the rim's reads 0.03-0.05 s of the pass's 0.31-0.33 s at SCALE
-    25 (bench_validation.py). (Prefetching the other rim rows' first reads a few rows ahead
-    was 1.1-1.3x faster at SCALE 25 before the sieve and is 0.8x after it; passes over blocks
-    of destinations, each reading fewer vertices' levels, were slower at SCALE 24 and no
-    faster at 25.)
+    The rows at level L + 2 (most of the rim's entries when the core is levels 2 and 3; the
+    rim holds 0.5-3.3% of all entries at SCALE 25, in short rows) need only know that no
+    neighbour is at level L or less: one deeper than L + 3, or unreached, is judged from its
+    own rim row, and L + 1 .. L + 3 keep the rules. So, given ``shallow`` (``pack_levels``: a
+    bit for each 8 vertices, set when one of them is at level L or less; 512 KiB where the
+    four bits a vertex are 16 MiB at SCALE 25), they read a level only behind a set bit
+    (0.3-5% of the bits at SCALE 25). That leaves the level reads 0.03-0.05 s of the pass's
+    0.31-0.33 s at SCALE 25 (bench_validation.py). (Prefetching the other rim rows' first
+    reads a few rows ahead was 1.1-1.3x faster at SCALE 25 before the sieve and is 0.8x
+    after it; passes over blocks of destinations, each reading fewer vertices' levels, were
+    slower at SCALE 24 and no faster at 25.)
     Returns (first v whose tree edge is not an edge, an edge-levels edge (u, v), a
     component edge (u, v), the largest level, the tuples at reached vertices); N: none. The
     edges are the first in vertex order, u < v, except with a core: there any offender (u
