@@ -221,31 +221,24 @@ def bfs_pass(indptr, indices, lev, table, mode, core, shallow, parent, root, tup
                 start = _first_above(indices, s, e, u)  # below u: judged from their end
             elif a == core or a == core + 1:
                 continue  # a core row: its edges are judged from their rim ends, if any
-            elif a == core + 2 and sieve:
-                lo = mark
-                for k in range(s, e):
-                    v = np.int64(indices[k])
-                    if (shallow[v >> 6] >> ((v >> 3) & 7)) & 1:
-                        lo = min(lo, _code(lev, table, mode, v, mark))
-                if lo <= core:  # rare: only in a broken tree
-                    for k in range(s, e):
-                        v = np.int64(indices[k])
-                        if 0 <= lev[v] <= core and lu_ == n:
-                            lu_ = u
-                            lv_ = v
-                continue
             else:
                 start = s
             # the level codes of those neighbours (unreached: ``mark``): their least and
             # largest, with no branch; a row out of bounds is read again
             lo = mark
             hi = np.int64(-1)
-            for k in range(start, e):
-                if mode == NIBBLES and core < 0:  # _AHEAD entries on, past the row's end too
-                    prefetch(table, np.int64(indices[min(k + _AHEAD, last)]) >> 1)
-                x = _code(lev, table, mode, np.int64(indices[k]), mark)
-                lo = min(lo, x)
-                hi = max(hi, x)
+            if a == core + 2 and sieve:  # only one at level L or less breaks a rule: the least
+                for k in range(s, e):
+                    v = np.int64(indices[k])
+                    if (shallow[v >> 6] >> ((v >> 3) & 7)) & 1:
+                        lo = min(lo, _code(lev, table, mode, v, mark))
+            else:
+                for k in range(start, e):
+                    if mode == NIBBLES and core < 0:  # _AHEAD entries on, past the row's end
+                        prefetch(table, np.int64(indices[min(k + _AHEAD, last)]) >> 1)
+                    x = _code(lev, table, mode, np.int64(indices[k]), mark)
+                    lo = min(lo, x)
+                    hi = max(hi, x)
             if start < e and (lo < mark if a < 0 else (lo < a - 1 or hi > min(a + 1, mark - 1))):
                 for k in range(start, e):  # rare: only in a broken tree
                     v = np.int64(indices[k])
