@@ -6,12 +6,16 @@ need one), ``benchmarks/bench_array_bfs.py --backend gpu`` and ``benchmarks/benc
 and the array direction-optimizing >= 20 G TEPS; blocked APSP, n = 8192, float32 <= 1 s.
 Without one, the report says so on its first lines and runs the device-free checks of the
 same code instead (the numpy-checked budget tests, the numba CUDA simulator tests). Every
-step's command, status, time and output go to one report file. The exit status is 1 only
-when something broken was found (a step failed, or a device is there without CuPy or
-numba-cuda); targets missed are reported, not failed.
+step's command, status, time and output go to one report file, written again after each
+step (a run cut short still leaves what it did). The exit status is 1 only when something
+broken was found (a step failed, or a device is there without CuPy or numba-cuda); targets
+missed are reported, not failed.
 
     python benchmarks/gpu_check.py [--report gpu-check-report.txt] [--quick]
+                                   [--only tests targets benches]
 
+The steps run in that order (the device tests, then the targets, then the side-by-side
+benchmarks), so that a short lease spends itself on what matters most; ``--only`` picks some.
 ``--quick``: small sizes (SCALE 16, n = 1024), to try the script itself.
 """
 from __future__ import annotations
@@ -32,10 +36,22 @@ PY = sys.executable
 # Targets of issue 16 (one H100): G TEPS at SCALE 24; seconds of blocked APSP, n = 8192.
 BFS_TARGETS = {"sort-unique": 2e9, "direction-optimizing": 20e9}
 APSP_TARGET_S = 1.0
+STEPS = ["tests", "targets", "benches"]
 DEVICE_FREE = ["tests/test_gpu_budget.py",
                "tests/test_array_bfs.py::test_gpu_queue_kernel_under_the_simulator",
                "tests/test_apsp.py::test_cuda_kernels_under_the_simulator",
                "tests/test_apsp.py::test_cuda_threads_run_along_rows_and_copies_are_timed_apart"]
+
+
+def versions() -> str:
+    """The versions a device run depends on (a device image brings its own)."""
+    out = []
+    for name in ("numpy", "numba", "numba_cuda", "cupy", "scipy"):
+        try:
+            out.append(f"{name} {__import__(name).__version__}")
+        except Exception:
+            out.append(f"{name} -")
+    return ", ".join(out)
 
 
 def device_status() -> tuple[bool, bool, str]:
@@ -50,10 +66,13 @@ def device_status() -> tuple[bool, bool, str]:
     except Exception:  # a broken driver
         numba_ok = False
     shown = False
+    gpus = ""
     if shutil.which("nvidia-smi"):
         smi = subprocess.run(["nvidia-smi", "-L"], capture_output=True, text=True)
         shown = smi.returncode == 0 and "GPU" in smi.stdout
-    line = f"CuPy: {cupy_line}; numba.cuda usable: {numba_ok}; nvidia-smi shows a GPU: {shown}"
+        gpus = smi.stdout.strip().replace("\n", "; ") if shown else ""
+    line = (f"CuPy: {cupy_line}; numba.cuda usable: {numba_ok}; nvidia-smi shows a GPU: "
+            f"{shown}{' (' + gpus + ')' if gpus else ''}")
     return cupy is not None and numba_ok, shown, line
 
 
@@ -65,7 +84,9 @@ def step(report: list, name: str, cmd: list[str], timeout: int, ok_codes=(0,)) -
         proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=timeout)
         code, out = proc.returncode, proc.stdout + proc.stderr
     except subprocess.TimeoutExpired as exc:
-        code, out = "timeout", f"{exc.stdout or ''}{exc.stderr or ''}"
+        text = [t.decode(errors="replace") if isinstance(t, bytes) else t or ""
+                for t in (exc.stdout, exc.stderr)]  # bytes, whatever text= said
+        code, out = "timeout", "".join(text) + f"\n(stopped after {timeout} s)"
     seconds = time.perf_counter() - t0
     ok = code in ok_codes
     entry = {"name": name, "ok": ok, "code": code, "seconds": seconds, "output": out}
@@ -99,40 +120,55 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--report", default="gpu-check-report.txt")
     ap.add_argument("--quick", action="store_true", help="small sizes (to try the script)")
+    ap.add_argument("--only", nargs="+", choices=STEPS, default=STEPS,
+                    help="which steps, on a device (default: all, in this order)")
+    ap.add_argument("--step-timeout", type=int, default=3600, metavar="S",
+                    help="seconds one step may take before it is stopped (default 3600)")
     args = ap.parse_args(argv)
+    path = args.report if os.path.isabs(args.report) else os.path.join(ROOT, args.report)
     usable, shown, line = device_status()
     header = [f"# gpu-check {datetime.datetime.now().isoformat(timespec='seconds')}: "
               f"{platform.node()}, {platform.processor() or platform.machine()}, "
-              f"Python {platform.python_version()}", f"# {line}"]
+              f"Python {platform.python_version()}; {versions()}", f"# {line}"]
     report, summary = [], []
+
+    def run(name, cmd, timeout, ok_codes=(0,)):
+        entry = step(report, name, cmd, min(timeout, args.step_timeout), ok_codes)
+        write(path, header, report, summary)
+        return entry
+
     if usable:
-        header.append("# a CUDA device is usable: the device tests, benchmarks and targets ran")
-        step(report, "pytest -m gpu", [PY, "-m", "pytest", "-m", "gpu", "-q", "-rs"], 3600)
-        quick_bfs = ["--scales", "16", "--roots", "2"] if args.quick else []
-        step(report, "bench_array_bfs --backend gpu",
-             [PY, "benchmarks/bench_array_bfs.py", "--backend", "gpu", *quick_bfs], 3600)
-        quick_apsp = ["--sizes", "512", "1024", "--scipy-max-n", "1024"] if args.quick else []
-        step(report, "bench_apsp --backend gpu",
-             [PY, "benchmarks/bench_apsp.py", "--backend", "gpu", *quick_apsp], 3600)
-        scale = "16" if args.quick else "24"
-        bfs = step(report, f"target: array BFS at SCALE {scale}",
-                   [PY, "benchmarks/bench_array_bfs.py", "--backend", "gpu", "--scales", scale,
-                    "--roots", "8", "--algorithms", *BFS_TARGETS], 3600)
-        summary += bfs_targets(bfs["output"]) if bfs["ok"] else ["BFS targets: the run failed"]
-        with tempfile.TemporaryDirectory() as tmp:
-            js = os.path.join(tmp, "apsp.json")
-            n = "1024" if args.quick else "8192"
-            apsp = step(report, f"target: blocked APSP n = {n} float32",
-                        [PY, "benchmarks/bench_apsp.py", "--backend", "gpu", "--sizes", n,
-                         "--algorithms", "blocked", "--dtypes", "float32", "--scipy-max-n", "0",
-                         "--json", js], 3600)
-            if apsp["ok"]:
-                s = json.load(open(js))[0]["seconds"]
-                summary.append(f"blocked APSP n = {n} float32: {s:.3f} s (target "
-                               f"{APSP_TARGET_S:.0f} s): "
-                               f"{'met' if s <= APSP_TARGET_S else 'MISSED'}")
-            else:
-                summary.append("APSP target: the run failed")
+        header.append("# a CUDA device is usable: the device steps ran: " + ", ".join(
+            s for s in STEPS if s in args.only))
+        if "tests" in args.only:
+            run("pytest -m gpu", [PY, "-m", "pytest", "-m", "gpu", "-q", "-rs"], 3600)
+        if "targets" in args.only:
+            scale = "16" if args.quick else "24"
+            bfs = run(f"target: array BFS at SCALE {scale}",
+                      [PY, "benchmarks/bench_array_bfs.py", "--backend", "gpu", "--scales", scale,
+                       "--roots", "8", "--algorithms", *BFS_TARGETS], 3600)
+            summary += bfs_targets(bfs["output"]) if bfs["ok"] else ["BFS targets: the run failed"]
+            with tempfile.TemporaryDirectory() as tmp:
+                js = os.path.join(tmp, "apsp.json")
+                n = "1024" if args.quick else "8192"
+                apsp = run(f"target: blocked APSP n = {n} float32",
+                           [PY, "benchmarks/bench_apsp.py", "--backend", "gpu", "--sizes", n,
+                            "--algorithms", "blocked", "--dtypes", "float32", "--scipy-max-n",
+                            "0", "--json", js], 3600)
+                if apsp["ok"]:
+                    s = json.load(open(js))[0]["seconds"]
+                    summary.append(f"blocked APSP n = {n} float32: {s:.3f} s (target "
+                                   f"{APSP_TARGET_S:.0f} s): "
+                                   f"{'met' if s <= APSP_TARGET_S else 'MISSED'}")
+                else:
+                    summary.append("APSP target: the run failed")
+        if "benches" in args.only:
+            quick_bfs = ["--scales", "16", "--roots", "2"] if args.quick else []
+            run("bench_array_bfs --backend gpu",
+                [PY, "benchmarks/bench_array_bfs.py", "--backend", "gpu", *quick_bfs], 3600)
+            quick_apsp = ["--sizes", "512", "1024", "--scipy-max-n", "1024"] if args.quick else []
+            run("bench_apsp --backend gpu",
+                [PY, "benchmarks/bench_apsp.py", "--backend", "gpu", *quick_apsp], 3600)
     else:
         header.append("# NO USABLE CUDA DEVICE: the device tests, benchmarks and targets did "
                       "NOT run; the device-free checks of the same code ran instead")
@@ -141,16 +177,15 @@ def main(argv=None) -> int:
                           "gpu extra (pip install -e '.[gpu]': CuPy, numba-cuda)")
             report.append({"name": "device setup", "ok": False, "code": "-", "seconds": 0.0,
                            "output": line})
-        step(report, "pytest -m gpu (skipped without a device)",
-             [PY, "-m", "pytest", "-m", "gpu", "-q", "-rs"], 600, ok_codes=(0, 5))
-        step(report, "device-free checks (numpy-checked budget, CUDA simulator)",
-             [PY, "-m", "pytest", "-q", *DEVICE_FREE], 1800)
+        run("pytest -m gpu (skipped without a device)",
+            [PY, "-m", "pytest", "-m", "gpu", "-q", "-rs"], 600, ok_codes=(0, 5))
+        run("device-free checks (numpy-checked budget, CUDA simulator)",
+            [PY, "-m", "pytest", "-q", *DEVICE_FREE], 1800)
     failed = [e["name"] for e in report if not e["ok"]]
     summary.insert(0, "RESULT: " + (f"FAILED: {', '.join(failed)}" if failed else
                                     "every step passed" + ("" if usable else
                                                            " (no device: see above)")))
-    write(os.path.join(ROOT, args.report) if not os.path.isabs(args.report) else args.report,
-          header, report, summary)
+    write(path, header, report, summary)
     print("\n".join(header + summary + [f"gpu-check: report in {args.report}"]))
     return 1 if failed else 0
 
