@@ -71,7 +71,7 @@ def run_scale(scale, backend, names, nroots):
             g, call = graph, (lambda r, fn=fn: fn(graph, r, backend=backend, depth=False,
                                                   on_device=True))
         call(roots[0])  # warm-up
-        times, nedges, phases = [], [], np.zeros(len(PHASES))
+        times, nedges, phases, slowest = [], [], np.zeros(len(PHASES)), ""
         for r in roots:
             t0 = time.perf_counter()
             res = call(r)
@@ -84,12 +84,18 @@ def run_scale(scale, backend, names, nroots):
             x = res.levels.extra
             if x:
                 phases += [x[f"t_{p}"].sum() for p in PHASES]
+                if times[-1] == max(times):  # the slowest search's levels, for the log
+                    slowest = " | ".join("/".join(f"{x[f't_{p}'][k] * 1e3:.1f}" for p in PHASES)
+                                         for k in range(len(x["CLQ"])))
                 if name == "sort-unique" and table41 is None:
                     table41 = {k: x[k] for k in ("CLQ", "NLF", "LV", "NLQ", "UR")}
         hm = teps_summary(times, nedges)["harmonic_mean"]
         rows.append({"name": name, "hmean": hm, "median_s": float(np.median(times)),
                      "phases": phases / len(roots), "peak": _peak_bytes(backend)})
-        _log(f"SCALE {scale} {name}: {hm / 1e6:.1f} MTEPS, median {np.median(times):.3f} s")
+        _log(f"SCALE {scale} {name}: {hm / 1e6:.1f} MTEPS, median {np.median(times):.3f} s; "
+             f"each search (s): {' '.join(f'{t:.4f}' for t in times)}"
+             + (f"; the slowest one's levels (ms, {'/'.join(PHASES)}): {slowest}" if slowest
+                else ""))
     return {"scale": scale, "k1_compiled": k1_compiled, "k1_array": k1_array, "rows": rows,
             "table41": table41, "roots": len(roots)}
 
