@@ -230,3 +230,63 @@ def test_gpu_queue_kernel_under_the_simulator():
             assert nlq == np.count_nonzero(depth == lev + 1)
             assert nlf == deg[depth == lev].sum()
             assert nlq <= lv <= nlf
+
+
+SIM_BOTTOM_UP = """
+import json, os
+from pygraph500 import build_csr, kronecker
+from pygraph500.bfs.array import bfs_direction_optimizing_array
+g = build_csr(kronecker(8, 16))
+out = []
+for root in json.loads(os.environ["ROOTS"]):
+    r = bfs_direction_optimizing_array(g, root, backend="cpu", kernel=True, alpha=2.0)
+    x = r.levels.extra
+    out.append({"parent": r.parent.tolist(), "depth": r.depth.tolist(),
+                "direction": list(r.levels.direction), "CLQ": x["CLQ"].tolist(),
+                "NLF": x["NLF"].tolist(), "LV": x["LV"].tolist(), "NLQ": x["NLQ"].tolist()})
+print(json.dumps(out))
+"""
+
+
+def test_bottom_up_kernel_under_the_simulator():
+    """The numba.cuda kernels of the array direction-optimizing (bottom-up: a thread per
+    candidate, stopping at its first frontier neighbour; small top-down levels: the
+    gpu-queue kernel), run by numba's CUDA simulator: both directions happen, the trees are
+    valid with scipy's distances, Table 4.1 agrees with the depths, and each vertex a
+    bottom-up level found has the first neighbour in its list one level up as its parent
+    (determinate: no race decides it)."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    edges = kronecker(8, 16)
+    g = build_csr(edges)
+    roots = choose_roots(g.degree() > 0, (2, 3), 3).tolist()
+    a = sp.csr_matrix((np.ones(g.indices.size), g.indices, g.indptr), shape=(g.num_vertices,) * 2)
+    env = dict(os.environ, NUMBA_ENABLE_CUDASIM="1", ROOTS=json.dumps(roots))
+    proc = subprocess.run([sys.executable, "-c", SIM_BOTTOM_UP], env=env, capture_output=True,
+                          text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    for root, res in zip(roots, json.loads(proc.stdout.strip().splitlines()[-1])):
+        parent, depth = np.array(res["parent"]), np.array(res["depth"])
+        assert "bottom-up" in res["direction"] and res["direction"][0] == "top-down"
+        assert validate(edges, parent, root).valid
+        deg = g.degree()
+        for lev, (clq, nlf, lv, nlq) in enumerate(zip(res["CLQ"], res["NLF"], res["LV"],
+                                                     res["NLQ"])):
+            assert clq == np.count_nonzero(depth == lev)
+            assert nlq == np.count_nonzero(depth == lev + 1)
+            if res["direction"][lev] == "top-down":
+                assert nlf == deg[depth == lev].sum() and nlq <= lv <= nlf
+        d = shortest_path(a, unweighted=True, indices=root)
+        np.testing.assert_array_equal(depth, np.where(np.isinf(d), -1, d).astype(np.int64))
+        checked = 0
+        for lev, direction in enumerate(res["direction"]):
+            if direction != "bottom-up":
+                continue
+            for v in np.flatnonzero(depth == lev + 1):
+                nbrs = g.indices[g.indptr[v]:g.indptr[v + 1]]
+                assert parent[v] == nbrs[depth[nbrs] == lev][0]
+                checked += 1
+        assert checked > 0

@@ -2,7 +2,9 @@
 ``--backend gpu``; on NumPy it is reachable as ``bfs_direction_optimizing_array``).
 
 Top-down levels are sort-unique levels (thesis 4.3.2: expand, binary search, sort-unique);
-bottom-up levels are ``primitives.arrays.bottom_up_step`` over a frontier mask. The
+bottom-up levels are, on a GPU, the numba.cuda kernel ``kernels.bottom_up_level`` (a thread
+per candidate, stopping at the first neighbour in the frontier mask), elsewhere
+``primitives.arrays.bottom_up_step`` (whole lists gathered and matched against the mask). The
 switching rule and its defaults are those of the compiled ``direction-optimizing``: bottom-up
 when the frontier grows and its edges exceed the unvisited vertices' edges / alpha, top-down
 again when it is below N / beta and shrinking or no longer worth bottom-up
@@ -28,9 +30,14 @@ __all__ = ["bfs_direction_optimizing_array"]
 
 
 def bfs_direction_optimizing_array(graph, root, *, backend="cpu", alpha=15.0, beta=18.0,
-                                   depth=True, on_device=False, **options):
-    """Direction-optimizing BFS from ``root`` with ``backend.xp``; see the module."""
+                                   depth=True, on_device=False, kernel=None, **options):
+    """Direction-optimizing BFS from ``root`` with ``backend.xp``; see the module.
+    ``kernel``: bottom-up levels by the numba.cuda kernel (default: when the arrays are on
+    a device; True under numba's CUDA simulator runs it on NumPy arrays, for tests)."""
     be, xp, r, n, indptr, indices = prepare(graph, root, backend)
+    kernel = be.on_cuda if kernel is None else kernel
+    if kernel:
+        from .kernels import bottom_up_search_step
     st = Search(be, indptr, indices, n, r, depth, count_linked=True)
     rec = LevelRecorder(be)
     m_f = st.m
@@ -66,14 +73,22 @@ def bfs_direction_optimizing_array(graph, root, *, backend="cpu", alpha=15.0, be
                 fronts[0].fill(False)
                 fronts[0][st.queue] = True
             cand = cands[0][:held]
-            slots = spill(xp, st.m_u, n)
-            rec.lap("expand")
-            found, deg = bottom_up_step(xp, indptr, indices, st.parent, st.depth, level,
-                                        fronts[0], cand, st.m_u, slots)
-            rec.lap("search")
-            fronts[1].fill(False)
-            fronts[1][cand] = found
-            slots = slots[:held]
+            if kernel:  # a thread per candidate, stopping at its first frontier neighbour
+                slots = spill(xp, held, n)
+                rec.lap("expand")
+                found = bottom_up_search_step(xp, indptr, indices, st.parent, st.depth, level,
+                                              fronts[0], cand, fronts[1])
+                deg = st.deg[cand]
+                rec.lap("search")
+            else:  # whole lists gathered and matched against the mask
+                slots = spill(xp, st.m_u, n)
+                rec.lap("expand")
+                found, deg = bottom_up_step(xp, indptr, indices, st.parent, st.depth, level,
+                                            fronts[0], cand, st.m_u, slots)
+                rec.lap("search")
+                fronts[1].fill(False)
+                fronts[1][cand] = found
+                slots = slots[:held]
             compact(xp, ~found, cand, cands[1], slots)  # the candidates left
             nq = compact(xp, found, cand, st.next_queue, slots)  # the queue, for a switch
             rec.device(lv=held)

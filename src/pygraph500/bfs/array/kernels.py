@@ -1,4 +1,5 @@
-"""The hand-written GPU kernel of the array backend: thesis 4.2.3's queue BFS, numba.cuda.
+"""The hand-written GPU kernels of the array backend (numba.cuda): thesis 4.2.3's queue BFS
+and Beamer's bottom-up step.
 
 ``queue_level`` is the straightforward GPU BFS level as the thesis writes it: one thread per
 queued vertex walks that vertex's adjacency list, claims every unvisited neighbour with a
@@ -12,6 +13,18 @@ list alone), which is what sort-unique's one-work-item-per-NLF-element design fi
 (numba's simulator; small graphs only, it runs every thread in Python). The kernel counts
 into a device array with a row per level (found, LV, NLF); a level reads back its found
 count only (the next queue's length: the launch needs it), the statistics stay there.
+
+``bottom_up_level`` is the bottom-up step of the array ``direction-optimizing`` on a GPU:
+one thread per candidate (an unvisited vertex with neighbours) reads its list until the
+first neighbour in the frontier mask and takes it as its parent. Stopping at that neighbour
+is what makes a bottom-up level cheap (Beamer: most candidates stop within a few entries);
+the whole-array form (``primitives.arrays.bottom_up_step``) cannot stop and reads every list
+whole. Each candidate writes only its own entries, so the result is determinate (the first
+frontier neighbour in list order), with no atomics.
+
+CuPy arrays go to the kernels through ``device_view``: numba would otherwise synchronise the
+host with the stream CuPy exports for every array argument of every launch; both launch on
+the same default stream, so the order of the work is kept without it.
 """
 from __future__ import annotations
 
@@ -20,11 +33,20 @@ from numba import cuda
 
 from ...primitives.arrays import SPARE
 
-__all__ = ["THREADS", "queue_level", "search"]
+__all__ = ["THREADS", "device_view", "queue_level", "search", "bottom_up_level",
+           "bottom_up_search_step"]
 
 THREADS = 256  # threads per block
 
 _NONE = np.int64(-1)
+
+
+def device_view(a):
+    """``a`` for a kernel launch: a CuPy array as a numba device array without the stream
+    synchronisation (see the module); NumPy arrays (the simulator) as they are."""
+    if isinstance(a, np.ndarray):
+        return a
+    return cuda.as_cuda_array(a, sync=False)
 
 
 @cuda.jit
@@ -68,10 +90,49 @@ def search(backend, indptr, indices, parent, depth, root, rec):
         rec.start(qlen, None)
         blocks = (qlen + THREADS - 1) // THREADS
         row = counts[level]
-        queue_level[blocks, THREADS](indptr, indices, q, qlen, parent, depth_arg, level, nxt,
-                                     row)
+        queue_level[blocks, THREADS](*map(device_view, (indptr, indices, q)), qlen,
+                                     device_view(parent), device_view(depth_arg), level,
+                                     device_view(nxt), device_view(row))
         rec.lap("expand")
         rec.device(lv=row[1], nlf=row[2])
         qlen = int(backend.to_host(row[:1])[0])  # the level's one host read
         level += 1
     return parent, depth
+
+
+@cuda.jit
+def bottom_up_level(indptr, indices, cand, ncand, front, parent, depth, level, found, nxt):
+    """One bottom-up level: candidate ``cand[t]`` takes the first neighbour in ``front`` as
+    its parent (and depth level + 1); ``found[t]`` and ``nxt[v]`` (the next frontier mask)
+    say whether it found one."""
+    t = cuda.grid(1)
+    if t >= ncand:
+        return
+    v = cand[t]
+    hit = False
+    for k in range(indptr[v], indptr[v + 1]):
+        u = indices[k]
+        if front[u]:
+            parent[v] = u
+            if depth.shape[0] > 0:
+                depth[v] = level + 1
+            hit = True
+            break
+    found[t] = hit
+    if hit:
+        nxt[v] = True
+
+
+def bottom_up_search_step(xp, indptr, indices, parent, depth, level, front, cand, nxt):
+    """``bottom_up_level`` over the candidates ``cand`` (``nxt``, the next frontier mask,
+    cleared first); returns the flag per candidate (on the device)."""
+    ncand = cand.shape[0]
+    found = xp.empty(ncand, dtype=bool)
+    nxt.fill(False)
+    if ncand:
+        depth_arg = depth if depth is not None else xp.empty(0, dtype=np.int64)
+        blocks = (ncand + THREADS - 1) // THREADS
+        bottom_up_level[blocks, THREADS](*map(device_view, (indptr, indices, cand)), ncand,
+                                         *map(device_view, (front, parent, depth_arg)), level,
+                                         device_view(found), device_view(nxt))
+    return found
