@@ -275,3 +275,26 @@ def test_distributed_device_searcher_reads_back_twice_per_top_down_level(prune, 
             assert (lv["allocations"] <= 90).all()  # a fixed number, whatever the level
         if algorithm == "direction-optimizing":
             assert (runs[0][2]["direction"] == 1).any()
+
+
+def test_warm_reductions_takes_every_block_size_cupy_picks():
+    """CuPy compiles count_nonzero once per CUDA block size, the power of two at or above
+    ceil(size / 4) kept within 32..512 (its _cub_reduction rule); the backend's warm-up
+    must meet every block size that any array size can pick, so that no level compiles one
+    inside a timed search (3 s each on an H200 with an empty cache)."""
+    from types import SimpleNamespace
+
+    from pygraph500.backend.arrays import warm_reductions
+
+    sizes = []
+    fake = SimpleNamespace(
+        count_nonzero=lambda a: sizes.append(a.size), zeros=np.zeros,
+        cuda=SimpleNamespace(Stream=SimpleNamespace(null=SimpleNamespace(synchronize=lambda: 0))))
+    warm_reductions(fake)
+
+    def block(size):
+        b = 1 << max(0, (-(-size // 4) - 1).bit_length())
+        return min(max(b, 32), 512)
+
+    assert {block(s) for s in sizes} == {block(s) for s in range(1, 1 << 20)} == {32, 64, 128,
+                                                                                  256, 512}
