@@ -197,10 +197,10 @@ def run(D, P, algorithm, floor, clamp, pred, n):
         for k in range(size):
             _fw_step[(nt, nt), threads](dD, dP, k, floor, clamp, pred)
     elif algorithm == "blocked":
-        for t0 in range(0, size, TILE):
-            _phases12[1, threads](dD, dP, t0, floor, clamp, pred, True)
-            _phases12[(nt, 2), threads](dD, dP, t0, floor, clamp, pred, False)
-            _phase3[(nt, nt), threads](dD, dP, t0, floor, clamp, pred)
+        for diag in range(0, size, TILE):  # the primary tile's first row (not t0: a clock)
+            _phases12[1, threads](dD, dP, diag, floor, clamp, pred, True)
+            _phases12[(nt, 2), threads](dD, dP, diag, floor, clamp, pred, False)
+            _phase3[(nt, nt), threads](dD, dP, diag, floor, clamp, pred)
     else:
         total = max(1, math.ceil(math.log2(n - 1))) if n > 2 else 1
         products = 0
