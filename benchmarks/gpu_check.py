@@ -1,9 +1,10 @@
 """``make gpu-check``: the first run on a machine with a CUDA device, in one command.
 
 With a device (CuPy sees one and numba.cuda is usable): ``pytest -m gpu`` (the tests that
-need one), ``benchmarks/bench_array_bfs.py --backend gpu`` and ``benchmarks/bench_apsp.py
---backend gpu`` (each as it is), then issue 16's targets: at SCALE 24 sort-unique >= 2 G TEPS
-and the array direction-optimizing >= 20 G TEPS; blocked APSP, n = 8192, float32 <= 1 s.
+need one), then issue 16's targets (at SCALE 24 sort-unique >= 2 G TEPS and the array
+direction-optimizing >= 20 G TEPS; blocked APSP, n = 8192, float32 <= 1 s), then
+``benchmarks/bench_array_bfs.py --backend gpu`` and ``benchmarks/bench_apsp.py --backend
+gpu`` (each as it is).
 Without one, the report says so on its first lines and runs the device-free checks of the
 same code instead (the numpy-checked budget tests, the numba CUDA simulator tests). Every
 step's command, status, time and output go to one report file, written again after each
@@ -39,6 +40,7 @@ APSP_TARGET_S = 1.0
 STEPS = ["tests", "targets", "benches"]
 DEVICE_FREE = ["tests/test_gpu_budget.py",
                "tests/test_array_bfs.py::test_gpu_queue_kernel_under_the_simulator",
+               "tests/test_array_bfs.py::test_bottom_up_kernel_under_the_simulator",
                "tests/test_apsp.py::test_cuda_kernels_under_the_simulator",
                "tests/test_apsp.py::test_cuda_threads_run_along_rows_and_copies_are_timed_apart"]
 
