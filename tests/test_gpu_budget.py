@@ -298,3 +298,25 @@ def test_warm_reductions_takes_every_block_size_cupy_picks():
 
     assert {block(s) for s in sizes} == {block(s) for s in range(1, 1 << 20)} == {32, 64, 128,
                                                                                   256, 512}
+
+
+def test_kernel_modules_hush_numba_small_grid_hints_only():
+    """numba-cuda's small-grid hint (as it printed on the H200, with its terminal colour
+    codes) is silenced once a kernel module is imported; its other performance warnings are
+    not, and NumPy arrays reach kernels as they are (the simulator's)."""
+    import warnings
+
+    from numba.core.errors import NumbaPerformanceWarning
+
+    from pygraph500.backend.cuda_launch import device_view
+    import pygraph500.bfs.array.kernels  # noqa: F401 (installs the filter)
+
+    a = np.zeros(3)
+    assert device_view(a) is a
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.warn("\x1b[1mGrid size 93 will likely result in GPU under-utilization due to "
+                      "low occupancy.\x1b[0m", NumbaPerformanceWarning)
+        warnings.warn("\x1b[1mHost array used in CUDA kernel will incur copy overhead\x1b[0m",
+                      NumbaPerformanceWarning)
+    assert [str(w.message) for w in seen] == [
+        "\x1b[1mHost array used in CUDA kernel will incur copy overhead\x1b[0m"]

@@ -22,31 +22,23 @@ the whole-array form (``primitives.arrays.bottom_up_step``) cannot stop and read
 whole. Each candidate writes only its own entries, so the result is determinate (the first
 frontier neighbour in list order), with no atomics.
 
-CuPy arrays go to the kernels through ``device_view``: numba would otherwise synchronise the
-host with the stream CuPy exports for every array argument of every launch; both launch on
-the same default stream, so the order of the work is kept without it.
+CuPy arrays go to the kernels through ``backend.cuda_launch.device_view`` (no stream
+synchronisation per argument).
 """
 from __future__ import annotations
 
 import numpy as np
 from numba import cuda
 
+from ...backend.cuda_launch import device_view, hush_small_grids
 from ...primitives.arrays import SPARE
 
-__all__ = ["THREADS", "device_view", "queue_level", "search", "bottom_up_level",
-           "bottom_up_search_step"]
+__all__ = ["THREADS", "queue_level", "search", "bottom_up_level", "bottom_up_search_step"]
 
 THREADS = 256  # threads per block
 
 _NONE = np.int64(-1)
-
-
-def device_view(a):
-    """``a`` for a kernel launch: a CuPy array as a numba device array without the stream
-    synchronisation (see the module); NumPy arrays (the simulator) as they are."""
-    if isinstance(a, np.ndarray):
-        return a
-    return cuda.as_cuda_array(a, sync=False)
+hush_small_grids()
 
 
 @cuda.jit

@@ -24,10 +24,13 @@ from __future__ import annotations
 import numpy as np
 from numba import cuda
 
+from ...backend.cuda_launch import device_view, hush_small_grids
+
 __all__ = ["WARP", "warp_task_level", "run_tasks"]
 
 WARP = 32
 _NONE = np.int64(-1)
+hush_small_grids()
 
 
 @cuda.jit
@@ -76,6 +79,7 @@ def run_tasks(dev, queue, m: int) -> None:
     dev.counts_d[:] = 0
     if qlen:
         blocks = (qlen + WARP - 1) // WARP
-        warp_task_level[blocks, WARP](dev.indptr, dev.indices, queue, qlen, dev.vis, dev.nxt,
-                                      dev.parent, dev.word_task, dev.counts_d, dev.t)
+        warp_task_level[blocks, WARP](*map(device_view, (dev.indptr, dev.indices, queue)), qlen,
+                                      *map(device_view, (dev.vis, dev.nxt, dev.parent,
+                                                         dev.word_task, dev.counts_d)), dev.t)
     dev.counts_d[-1] = m
