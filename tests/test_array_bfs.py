@@ -290,3 +290,33 @@ def test_bottom_up_kernel_under_the_simulator():
                 assert parent[v] == nbrs[depth[nbrs] == lev][0]
                 checked += 1
         assert checked > 0
+
+
+def test_a_device_warm_up_searches_both_directions():
+    """On a device backend the engine's warm-up searches the tiny graph from its
+    highest-degree vertex and from a lowest-degree one: direction-optimizing goes bottom-up
+    from the first's first level and starts top-down from the second, so the kernels of both
+    directions compile untimed (numpy-checked stands in for the device)."""
+    from pygraph500.benchmark import RunConfig
+    from pygraph500.benchmark.embedded import EmbeddedEngine
+
+    engine = EmbeddedEngine(RunConfig(scale=6, backend="numpy-checked",
+                                      algorithm="direction-optimizing"))
+    seen = []
+    search = engine.search
+
+    def spy(root):
+        res = search(root)
+        seen.append((root, list(res.levels.direction)))
+        return res
+
+    engine.search = spy
+    engine.warm_up()
+    assert [d[0] for _, d in seen] == ["bottom-up", "top-down"]
+    assert "bottom-up" in seen[1][1]
+    cpu = EmbeddedEngine(RunConfig(scale=6))  # the CPU's warm-up: one root, as before
+    cpu_seen = []
+    cpu_search = cpu.search
+    cpu.search = lambda root: cpu_seen.append(root) or cpu_search(root)
+    cpu.warm_up()
+    assert cpu_seen == [seen[0][0]]
