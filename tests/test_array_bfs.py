@@ -198,29 +198,26 @@ print(json.dumps(out))
 """
 
 
-def test_gpu_queue_kernel_under_the_simulator():
-    """The numba.cuda gpu-queue kernel (one thread per queued vertex, claims by
-    compare-and-swap), run by numba's CUDA simulator: valid trees, scipy's distances, and
-    Table 4.1 consistent (the next queue is the vertices at the next depth; NLF the degree
-    sum of the queue); one read from the device per level (the next queue's length), one
-    for the statistics after the search, then the parent and depth copied."""
+def _under_the_simulator(script, edges, roots, bottom_up=False):
+    """Run ``script`` (a search per root of ``ROOTS``, printing its results as JSON) under
+    numba's CUDA simulator; check each tree (valid, scipy's distances) and Table 4.1 against
+    the depths (``bottom_up``: NLF and LV on the top-down levels only, a bottom-up level's
+    NLF being its candidates' lists); return the results."""
     import json
     import os
     import subprocess
     import sys
 
-    edges = kronecker(7, 8)
     g = build_csr(edges)
-    roots = choose_roots(g.degree() > 0, (2, 3), 4).tolist()
     a = sp.csr_matrix((np.ones(g.indices.size), g.indices, g.indptr), shape=(g.num_vertices,) * 2)
     env = dict(os.environ, NUMBA_ENABLE_CUDASIM="1", ROOTS=json.dumps(roots))
-    proc = subprocess.run([sys.executable, "-c", SIM_SCRIPT], env=env, capture_output=True,
+    proc = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True,
                           text=True, timeout=600)
     assert proc.returncode == 0, proc.stderr[-2000:]
     deg = g.degree()
-    for root, res in zip(roots, json.loads(proc.stdout.strip().splitlines()[-1])):
+    results = json.loads(proc.stdout.strip().splitlines()[-1])
+    for root, res in zip(roots, results):
         parent, depth = np.array(res["parent"]), np.array(res["depth"])
-        assert res["reads"] == len(res["CLQ"]) + 3
         assert validate(edges, parent, root).valid
         d = shortest_path(a, unweighted=True, indices=root)
         np.testing.assert_array_equal(depth, np.where(np.isinf(d), -1, d).astype(np.int64))
@@ -228,8 +225,22 @@ def test_gpu_queue_kernel_under_the_simulator():
                                                      res["NLQ"])):
             assert clq == np.count_nonzero(depth == lev)
             assert nlq == np.count_nonzero(depth == lev + 1)
-            assert nlf == deg[depth == lev].sum()
-            assert nlq <= lv <= nlf
+            if not bottom_up or res["direction"][lev] == "top-down":
+                assert nlf == deg[depth == lev].sum()
+                assert nlq <= lv <= nlf
+    return results
+
+
+def test_gpu_queue_kernel_under_the_simulator():
+    """The numba.cuda gpu-queue kernel (one thread per queued vertex, claims by
+    compare-and-swap), run by numba's CUDA simulator: valid trees, scipy's distances, and
+    Table 4.1 consistent (the next queue is the vertices at the next depth; NLF the degree
+    sum of the queue); one read from the device per level (the next queue's length), one
+    for the statistics after the search, then the parent and depth copied."""
+    edges = kronecker(7, 8)
+    roots = choose_roots(build_csr(edges).degree() > 0, (2, 3), 4).tolist()
+    for res in _under_the_simulator(SIM_SCRIPT, edges, roots):
+        assert res["reads"] == len(res["CLQ"]) + 3
 
 
 SIM_BOTTOM_UP = """
@@ -249,38 +260,17 @@ print(json.dumps(out))
 
 
 def test_bottom_up_kernel_under_the_simulator():
-    """The numba.cuda kernels of the array direction-optimizing (bottom-up: a thread per
-    candidate, stopping at its first frontier neighbour; small top-down levels: the
-    gpu-queue kernel), run by numba's CUDA simulator: both directions happen, the trees are
-    valid with scipy's distances, Table 4.1 agrees with the depths, and each vertex a
-    bottom-up level found has the first neighbour in its list one level up as its parent
-    (determinate: no race decides it)."""
-    import json
-    import os
-    import subprocess
-    import sys
-
+    """The numba.cuda bottom-up kernel of the array direction-optimizing (a thread per
+    candidate, stopping at its first frontier neighbour), run by numba's CUDA simulator:
+    both directions happen, the trees are valid with scipy's distances, Table 4.1 agrees
+    with the depths, and each vertex a bottom-up level found has the first neighbour in its
+    list one level up as its parent (determinate: no race decides it)."""
     edges = kronecker(8, 16)
     g = build_csr(edges)
     roots = choose_roots(g.degree() > 0, (2, 3), 3).tolist()
-    a = sp.csr_matrix((np.ones(g.indices.size), g.indices, g.indptr), shape=(g.num_vertices,) * 2)
-    env = dict(os.environ, NUMBA_ENABLE_CUDASIM="1", ROOTS=json.dumps(roots))
-    proc = subprocess.run([sys.executable, "-c", SIM_BOTTOM_UP], env=env, capture_output=True,
-                          text=True, timeout=600)
-    assert proc.returncode == 0, proc.stderr[-2000:]
-    for root, res in zip(roots, json.loads(proc.stdout.strip().splitlines()[-1])):
+    for res in _under_the_simulator(SIM_BOTTOM_UP, edges, roots, bottom_up=True):
         parent, depth = np.array(res["parent"]), np.array(res["depth"])
         assert "bottom-up" in res["direction"] and res["direction"][0] == "top-down"
-        assert validate(edges, parent, root).valid
-        deg = g.degree()
-        for lev, (clq, nlf, lv, nlq) in enumerate(zip(res["CLQ"], res["NLF"], res["LV"],
-                                                     res["NLQ"])):
-            assert clq == np.count_nonzero(depth == lev)
-            assert nlq == np.count_nonzero(depth == lev + 1)
-            if res["direction"][lev] == "top-down":
-                assert nlf == deg[depth == lev].sum() and nlq <= lv <= nlf
-        d = shortest_path(a, unweighted=True, indices=root)
-        np.testing.assert_array_equal(depth, np.where(np.isinf(d), -1, d).astype(np.int64))
         checked = 0
         for lev, direction in enumerate(res["direction"]):
             if direction != "bottom-up":
