@@ -73,19 +73,17 @@ def bfs_direction_optimizing_array(graph, root, *, backend="cpu", alpha=15.0, be
                 fronts[0].fill(False)
                 fronts[0][st.queue] = True
             cand = cands[0][:held]
+            slots = spill(xp, held if kernel else st.m_u, n)  # the array step's: its lists
+            rec.lap("expand")
             if kernel:  # a thread per candidate, stopping at its first frontier neighbour
-                slots = spill(xp, held, n)
-                rec.lap("expand")
                 found = bottom_up_search_step(xp, indptr, indices, st.parent, st.depth, level,
                                               fronts[0], cand, fronts[1])
                 deg = st.deg[cand]
-                rec.lap("search")
             else:  # whole lists gathered and matched against the mask
-                slots = spill(xp, st.m_u, n)
-                rec.lap("expand")
                 found, deg = bottom_up_step(xp, indptr, indices, st.parent, st.depth, level,
                                             fronts[0], cand, st.m_u, slots)
-                rec.lap("search")
+            rec.lap("search")
+            if not kernel:  # the kernel wrote the next frontier mask itself
                 fronts[1].fill(False)
                 fronts[1][cand] = found
                 slots = slots[:held]
