@@ -9,10 +9,13 @@ update) summed over the levels and averaged over the searches, and the memory pe
 device's memory pool on a GPU, the process's resident peak so far on the CPU). For ``sort-unique``
 the per-level thesis Table 4.1 of the first search (NLF before and after pruning) follows.
 Our compiled default (``direction-optimizing`` on the CPU) is timed on the same roots for
-scale.
+scale. ``--compare-top-down`` adds a row for ``direction-optimizing`` with sort-unique
+top-down levels beside its bottom-up kernel (on a GPU its top-down levels are otherwise the
+top-down kernel; elsewhere the two rows run the same code).
 
     python benchmarks/bench_array_bfs.py [--scales 16 18 20 22] [--roots 8]
                                          [--backend cpu|gpu] [--algorithms ...]
+                                         [--compare-top-down]
 
 Markdown on stdout (for benchmarks/RESULTS.md), progress on stderr.
 """
@@ -25,6 +28,7 @@ import platform
 import resource
 import sys
 import time
+from functools import partial
 
 import numpy as np
 
@@ -49,7 +53,10 @@ def _peak_bytes(backend) -> int:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
 
 
-def run_scale(scale, backend, names, nroots):
+SORT_UNIQUE_TOP_DOWN = "direction-optimizing, sort-unique top-down"
+
+
+def run_scale(scale, backend, names, nroots, compare_top_down=False):
     edges = kronecker(scale)
     t0 = time.perf_counter()
     host = build_csr(edges)
@@ -63,6 +70,9 @@ def run_scale(scale, backend, names, nroots):
     fns = {name: ARRAY_ALGORITHMS.get(name) for name in names}
     if "direction-optimizing" in names:
         fns["direction-optimizing"] = bfs_direction_optimizing_array
+        if compare_top_down:
+            fns[SORT_UNIQUE_TOP_DOWN] = partial(bfs_direction_optimizing_array,
+                                                top_down_kernel=False)
     fns["ours, compiled default"] = None
     for name, fn in fns.items():
         if fn is None:
@@ -108,6 +118,8 @@ def main(argv=None):
     ap.add_argument("--algorithms", nargs="+",
                     default=[*ARRAY_ALGORITHMS, "direction-optimizing"],
                     choices=[*ARRAY_ALGORITHMS, "direction-optimizing"])
+    ap.add_argument("--compare-top-down", action="store_true",
+                    help="also direction-optimizing with sort-unique top-down levels")
     args = ap.parse_args(argv)
     backend = get_backend(args.backend)
     import numba
@@ -116,7 +128,7 @@ def main(argv=None):
           f"{platform.processor() or platform.machine()}, {os.cpu_count()} cores, numba "
           f"{numba.__version__} ({numba.get_num_threads()} threads for the compiled default)\n")
     for scale in args.scales:
-        r = run_scale(scale, backend, args.algorithms, args.roots)
+        r = run_scale(scale, backend, args.algorithms, args.roots, args.compare_top_down)
         print(f"#### SCALE {scale}: {r['roots']} roots; kernel 1 on the backend "
               f"{r['k1_array']:.2f} s (compiled build_csr {r['k1_compiled']:.2f} s)\n")
         print("| algorithm | hmean MTEPS | median s | expand s | binary search s | prune s | "

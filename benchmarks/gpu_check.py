@@ -40,7 +40,8 @@ APSP_TARGET_S = 1.0
 STEPS = ["tests", "targets", "benches"]
 DEVICE_FREE = ["tests/test_gpu_budget.py",
                "tests/test_array_bfs.py::test_gpu_queue_kernel_under_the_simulator",
-               "tests/test_array_bfs.py::test_bottom_up_kernel_under_the_simulator",
+               "tests/test_array_bfs.py::test_direction_optimizing_kernels_under_the_simulator",
+               "tests/test_hybrid.py::test_warp_kernel_under_the_simulator",
                "tests/test_apsp.py::test_cuda_kernels_under_the_simulator",
                "tests/test_apsp.py::test_cuda_threads_run_along_rows_and_copies_are_timed_apart"]
 
@@ -148,7 +149,8 @@ def main(argv=None) -> int:
             scale = "16" if args.quick else "24"
             bfs = run(f"target: array BFS at SCALE {scale}",
                       [PY, "benchmarks/bench_array_bfs.py", "--backend", "gpu", "--scales", scale,
-                       "--roots", "8", "--algorithms", *BFS_TARGETS], 3600)
+                       "--roots", "8", "--algorithms", *BFS_TARGETS, "--compare-top-down"],
+                      3600)
             summary += bfs_targets(bfs["output"]) if bfs["ok"] else ["BFS targets: the run failed"]
             with tempfile.TemporaryDirectory() as tmp:
                 js = os.path.join(tmp, "apsp.json")

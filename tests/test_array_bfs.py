@@ -243,43 +243,63 @@ def test_gpu_queue_kernel_under_the_simulator():
         assert res["reads"] == len(res["CLQ"]) + 3
 
 
-SIM_BOTTOM_UP = """
+SIM_DIRECTION_OPTIMIZING = """
 import json, os
 from pygraph500 import build_csr, kronecker
+from pygraph500.backend.arrays import get_backend
 from pygraph500.bfs.array import bfs_direction_optimizing_array
-g = build_csr(kronecker(8, 16))
+g = build_csr(kronecker(SCALE, 16))
+be = get_backend("cpu")
+reads = []
+to_host = be.to_host
+be.to_host = lambda a: reads.append(1) or to_host(a)  # every read from the device
 out = []
 for root in json.loads(os.environ["ROOTS"]):
-    r = bfs_direction_optimizing_array(g, root, backend="cpu", kernel=True, alpha=2.0)
+    del reads[:]
+    r = bfs_direction_optimizing_array(g, root, backend=be, kernel=True, alpha=ALPHA)
     x = r.levels.extra
+    nodepth = bfs_direction_optimizing_array(g, root, backend="cpu", kernel=True, alpha=ALPHA,
+                                             depth=False)
     out.append({"parent": r.parent.tolist(), "depth": r.depth.tolist(),
                 "direction": list(r.levels.direction), "CLQ": x["CLQ"].tolist(),
-                "NLF": x["NLF"].tolist(), "LV": x["LV"].tolist(), "NLQ": x["NLQ"].tolist()})
-print(json.dumps(out))
+                "NLF": x["NLF"].tolist(), "LV": x["LV"].tolist(), "NLQ": x["NLQ"].tolist(),
+                "reads": len(reads), "same_without_depth": (nodepth.parent == r.parent).all()})
+print(json.dumps(out, default=bool))
 """
 
 
-def test_bottom_up_kernel_under_the_simulator():
-    """The numba.cuda bottom-up kernel of the array direction-optimizing (a thread per
-    candidate, stopping at its first frontier neighbour), run by numba's CUDA simulator:
-    both directions happen, the trees are valid with scipy's distances, Table 4.1 agrees
-    with the depths, and each vertex a bottom-up level found has the first neighbour in its
-    list one level up as its parent (determinate: no race decides it)."""
-    edges = kronecker(8, 16)
+@pytest.mark.parametrize("scale, alpha, directions", [(8, 2.0, {"top-down", "bottom-up"}),
+                                                       (6, 1e-9, {"top-down"})])
+def test_direction_optimizing_kernels_under_the_simulator(scale, alpha, directions):
+    """The numba.cuda kernels of the array direction-optimizing, run by numba's CUDA
+    simulator: top-down (a thread per queue entry, claims by atomic minimum; alone when
+    alpha is tiny) and bottom-up (a thread per candidate, stopping at its first frontier
+    neighbour). The trees are valid with scipy's distances, Table 4.1 agrees with the
+    depths, and each found vertex's parent is determinate, by no race: on a top-down level
+    the smallest neighbour one level up (sort-unique's rule, so NumPy's tree), on a
+    bottom-up level the first such neighbour in its list. One read from the device per
+    level, one before (the root's degree) and one after (the statistics), then the parent
+    and depth copied; the same tree without depths."""
+    edges = kronecker(scale, 16)
     g = build_csr(edges)
     roots = choose_roots(g.degree() > 0, (2, 3), 3).tolist()
-    for res in _under_the_simulator(SIM_BOTTOM_UP, edges, roots, bottom_up=True):
+    script = SIM_DIRECTION_OPTIMIZING.replace("SCALE", str(scale)).replace("ALPHA", repr(alpha))
+    for root, res in zip(roots, _under_the_simulator(script, edges, roots, bottom_up=True)):
         parent, depth = np.array(res["parent"]), np.array(res["depth"])
-        assert "bottom-up" in res["direction"] and res["direction"][0] == "top-down"
-        checked = 0
+        assert set(res["direction"]) == directions and res["direction"][0] == "top-down"
+        assert res["reads"] == len(res["CLQ"]) + 4
+        assert res["same_without_depth"]
+        numpy_tree = bfs_direction_optimizing_array(g, root, alpha=alpha)
+        checked = {"top-down": 0, "bottom-up": 0}
         for lev, direction in enumerate(res["direction"]):
-            if direction != "bottom-up":
-                continue
             for v in np.flatnonzero(depth == lev + 1):
                 nbrs = g.indices[g.indptr[v]:g.indptr[v + 1]]
-                assert parent[v] == nbrs[depth[nbrs] == lev][0]
-                checked += 1
-        assert checked > 0
+                up = nbrs[depth[nbrs] == lev]
+                assert parent[v] == (up.min() if direction == "top-down" else up[0])
+                if direction == "top-down":
+                    assert parent[v] == numpy_tree.parent[v]
+                checked[direction] += 1
+        assert all(checked[d] > 0 for d in directions)
 
 
 def test_a_device_warm_up_searches_both_directions():

@@ -1,10 +1,14 @@
 """Beamer's direction-optimizing BFS on the array backend (``direction-optimizing`` with
 ``--backend gpu``; on NumPy it is reachable as ``bfs_direction_optimizing_array``).
 
-Top-down levels are sort-unique levels (thesis 4.3.2: expand, binary search, sort-unique);
-bottom-up levels are, on a GPU, the numba.cuda kernel ``kernels.bottom_up_level`` (a thread
-per candidate, stopping at the first neighbour in the frontier mask), elsewhere
-``primitives.arrays.bottom_up_step`` (whole lists gathered and matched against the mask). The
+On a GPU both directions are numba.cuda kernels: top-down levels ``kernels.top_down_level``
+(a thread per adjacency entry of the queue, claims by atomic minimum: two launches where a
+sort-unique level takes about 25), bottom-up levels ``kernels.bottom_up_level`` (a thread per
+candidate, stopping at the first neighbour in the frontier mask). Elsewhere (and with
+``kernel=False``) top-down levels are sort-unique levels (thesis 4.3.2: expand, binary
+search, sort-unique) and bottom-up levels ``primitives.arrays.bottom_up_step`` (whole lists
+gathered and matched against the mask). Both forms give the same tree: a top-down level
+takes the smallest parent, a bottom-up level the first frontier neighbour in list order. The
 switching rule and its defaults are those of the compiled ``direction-optimizing``: bottom-up
 when the frontier grows and its edges exceed the unvisited vertices' edges / alpha, top-down
 again when it is below N / beta and shrinking or no longer worth bottom-up
@@ -30,14 +34,19 @@ __all__ = ["bfs_direction_optimizing_array"]
 
 
 def bfs_direction_optimizing_array(graph, root, *, backend="cpu", alpha=15.0, beta=18.0,
-                                   depth=True, on_device=False, kernel=None, **options):
+                                   depth=True, on_device=False, kernel=None,
+                                   top_down_kernel=None, **options):
     """Direction-optimizing BFS from ``root`` with ``backend.xp``; see the module.
-    ``kernel``: bottom-up levels by the numba.cuda kernel (default: when the arrays are on
-    a device; True under numba's CUDA simulator runs it on NumPy arrays, for tests)."""
+    ``kernel``: both directions' levels by the numba.cuda kernels (default: when the arrays
+    are on a device; True under numba's CUDA simulator runs them on NumPy arrays, for
+    tests); ``top_down_kernel=False`` keeps sort-unique top-down levels beside the
+    bottom-up kernel (the form measured before the top-down kernel, for comparisons)."""
     be, xp, r, n, indptr, indices = prepare(graph, root, backend)
     kernel = be.on_cuda if kernel is None else kernel
+    top_down_kernel = kernel if top_down_kernel is None else top_down_kernel and kernel
     if kernel:
-        from .kernels import bottom_up_search_step
+        from .kernels import LevelCounts, bottom_up_search_step, top_down_search_step
+        counts = LevelCounts(xp, 3)  # per top-down level: next queue, its edges, LV
     st = Search(be, indptr, indices, n, r, depth, count_linked=True)
     rec = LevelRecorder(be)
     m_f = st.m
@@ -54,7 +63,13 @@ def bfs_direction_optimizing_array(graph, root, *, backend="cpu", alpha=15.0, be
             bottom_up = not go_top_down(nf, prev_nf, n, beta, m_f, st.m_u, alpha)
         else:
             bottom_up = go_bottom_up(nf, prev_nf, m_f, st.m_u, alpha)
-        if not bottom_up:  # ---- a sort-unique top-down level
+        if not bottom_up and top_down_kernel:  # ---- a top-down level, by the kernels
+            rec.start(nf, st.m)
+            row = counts.row(level)
+            top_down_search_step(st, level, row, min(st.m, unvisited), rec)
+            rec.device(lv=row[2])
+            st.advance(row[0], row[1])
+        elif not bottom_up:  # ---- a sort-unique top-down level
             top_down_level(st, level, "sort-unique", rec)
         else:  # ---- a bottom-up level
             rec.start(nf, st.m_u, BOTTOM_UP)

@@ -22,6 +22,19 @@ the whole-array form (``primitives.arrays.bottom_up_step``) cannot stop and read
 whole. Each candidate writes only its own entries, so the result is determinate (the first
 frontier neighbour in list order), with no atomics.
 
+``top_down_level`` (with ``settle``) is the top-down step of the array
+``direction-optimizing`` on a GPU, one launch where a sort-unique level takes about 25: a
+thread per adjacency entry of the queue (its list found by a binary search in the queue's
+degree prefix sum, so a hub's list is spread over as many threads as it has entries, where
+gpu-queue gives it one), each unvisited neighbour claimed with an atomic minimum on its
+parent entry. A claim is stored as ``parent - 2**62`` (negative, so the vertex still reads
+as unvisited for the rest of the level, and ordered like the parents): the smallest
+claiming parent wins, which is sort-unique's rule (sorting (vertex, parent) keys keeps the
+smallest parent), so the tree is determinate and equals the NumPy search's. The thread
+whose minimum found no claim yet appends the vertex to the next queue (a slot per block
+from one global atomic add); ``settle``, the second launch, turns the claims into parents
+and writes the depths. The counts (next queue, its edges, LV) stay in a device row.
+
 CuPy arrays go to the kernels through ``backend.cuda_launch.device_view`` (no stream
 synchronisation per argument).
 """
@@ -33,12 +46,31 @@ from numba import cuda
 from ...backend.cuda_launch import device_view, hush_small_grids
 from ...primitives.arrays import SPARE
 
-__all__ = ["THREADS", "queue_level", "search", "bottom_up_level", "bottom_up_search_step"]
+__all__ = ["THREADS", "LevelCounts", "queue_level", "search", "bottom_up_level",
+           "bottom_up_search_step", "top_down_level", "settle", "top_down_search_step"]
 
 THREADS = 256  # threads per block
 
 _NONE = np.int64(-1)
+_CLAIM = np.int64(-(1 << 62))  # a claim during a top-down level: the parent + _CLAIM
 hush_small_grids()
+
+
+class LevelCounts:
+    """Per-level counters on the device, a zeroed row per level (``row(level)``), so that a
+    level's kernels count without a reset launch and the statistics are read after the
+    search; the rows double when the levels outnumber them."""
+
+    def __init__(self, xp, width: int):
+        self.xp, self.rows = xp, xp.zeros((32, width), dtype=np.int64)
+
+    def row(self, level: int):
+        k = self.rows.shape[0]
+        if level == k:
+            grown = self.xp.zeros((2 * k, self.rows.shape[1]), dtype=np.int64)
+            grown[:k] = self.rows
+            self.rows = grown
+        return self.rows[level]
 
 
 @cuda.jit
@@ -70,18 +102,14 @@ def search(backend, indptr, indices, parent, depth, root, rec):
     bufs = [xp.empty(max(1, n), dtype=np.int64), xp.empty(max(1, n), dtype=np.int64)]
     bufs[0][0] = root
     qlen = 1
-    counts = xp.zeros((32, 3), dtype=np.int64)  # per level: found, LV, NLF
-    depth_arg = depth if depth is not None else xp.empty(0, dtype=np.int64)
+    counts = LevelCounts(xp, 3)  # per level: found, LV, NLF
+    depth_arg = _depth_arg(xp, depth)
     level = 0
     while qlen:
-        if level == counts.shape[0]:  # more levels than rows: twice the rows
-            grown = xp.zeros((2 * level, 3), dtype=np.int64)
-            grown[:level] = counts
-            counts = grown
         q, nxt = bufs[level % 2], bufs[(level + 1) % 2]
         rec.start(qlen, None)
-        blocks = (qlen + THREADS - 1) // THREADS
-        row = counts[level]
+        blocks = _blocks(qlen)
+        row = counts.row(level)
         queue_level[blocks, THREADS](*map(device_view, (indptr, indices, q)), qlen,
                                      device_view(parent), device_view(depth_arg), level,
                                      device_view(nxt), device_view(row))
@@ -122,9 +150,94 @@ def bottom_up_search_step(xp, indptr, indices, parent, depth, level, front, cand
     found = xp.empty(ncand, dtype=bool)
     nxt.fill(False)
     if ncand:
-        depth_arg = depth if depth is not None else xp.empty(0, dtype=np.int64)
-        blocks = (ncand + THREADS - 1) // THREADS
-        bottom_up_level[blocks, THREADS](*map(device_view, (indptr, indices, cand)), ncand,
-                                         *map(device_view, (front, parent, depth_arg)), level,
-                                         device_view(found), device_view(nxt))
+        bottom_up_level[_blocks(ncand), THREADS](
+            *map(device_view, (indptr, indices, cand)), ncand,
+            *map(device_view, (front, parent, _depth_arg(xp, depth))), level,
+            device_view(found), device_view(nxt))
     return found
+
+
+@cuda.jit
+def top_down_level(indptr, indices, queue, qlen, ends, total, parent, nxt, counts):
+    """One top-down level over the ``total`` adjacency entries of ``queue[:qlen]`` (``ends``:
+    the inclusive prefix sum of their degrees), a thread per entry: an unvisited neighbour
+    is claimed with an atomic minimum of ``parent + _CLAIM``; the first claim appends it to
+    ``nxt``. ``counts``: [0] vertices appended, [1] their adjacency entries, [2] entries
+    found unvisited (LV). Every thread reaches the block's barriers (no early return)."""
+    e = cuda.grid(1)
+    tid = cuda.threadIdx.x
+    block = cuda.shared.array(3, np.int64)  # the block's appends, their entries, first slot
+    if tid == 0:
+        block[0] = 0
+        block[1] = 0
+    cuda.syncthreads()
+    fresh = np.int32(0)  # an int: syncthreads_count takes no bool on a device
+    won = False
+    rank = 0
+    v = _NONE
+    if e < total:
+        lo = 0
+        hi = qlen - 1
+        while lo < hi:  # the first list ending after e
+            mid = (lo + hi) // 2
+            if ends[mid] > e:
+                hi = mid
+            else:
+                lo = mid + 1
+        u = queue[lo]
+        v = indices[indptr[u + 1] - (ends[lo] - e)]
+        if parent[v] < 0:
+            fresh = np.int32(1)
+            if cuda.atomic.min(parent, v, u + _CLAIM) == _NONE:
+                won = True
+                rank = cuda.atomic.add(block, 0, 1)
+                cuda.atomic.add(block, 1, indptr[v + 1] - indptr[v])
+    nfresh = cuda.syncthreads_count(fresh)
+    if tid == 0:
+        if block[0]:
+            block[2] = cuda.atomic.add(counts, 0, block[0])
+            cuda.atomic.add(counts, 1, block[1])
+        if nfresh:
+            cuda.atomic.add(counts, 2, nfresh)
+    cuda.syncthreads()
+    if won:
+        nxt[block[2] + rank] = v
+
+
+@cuda.jit
+def settle(nxt, counts, parent, depth, level):
+    """The claims of a ``top_down_level`` made parents (``nxt[:counts[0]]``), with depths."""
+    t = cuda.grid(1)
+    if t < counts[0]:
+        v = nxt[t]
+        parent[v] -= _CLAIM
+        if depth.shape[0] > 0:
+            depth[v] = level + 1
+
+
+def top_down_search_step(st, level, row, most, rec):
+    """One top-down level of the search ``st`` (``bfs.array.steps.Search``) by
+    ``top_down_level`` and ``settle``, counted in the device ``row`` (next queue's length,
+    its edges, LV); ``most``: a host bound on the vertices it can find (the settle grid)."""
+    xp, q = st.xp, st.queue
+    ends = xp.cumsum(st.deg[q])
+    rec.lap("expand")
+    if st.m:
+        nxt = device_view(st.next_queue)
+        top_down_level[_blocks(st.m), THREADS](
+            *map(device_view, (st.indptr, st.indices, q)), st.nq, device_view(ends), st.m,
+            device_view(st.parent), nxt, device_view(row))
+        rec.lap("search")
+        if most:
+            settle[_blocks(most), THREADS](nxt, device_view(row), device_view(st.parent),
+                                           device_view(_depth_arg(xp, st.depth)), level)
+    rec.lap("update")
+
+
+def _blocks(threads: int) -> int:
+    return (threads + THREADS - 1) // THREADS
+
+
+def _depth_arg(xp, depth):
+    """The kernels' depth argument: an empty array when the search keeps no depths."""
+    return depth if depth is not None else xp.empty(0, dtype=np.int64)
