@@ -47,7 +47,8 @@ def warp_task_level(indptr, indices, queue, qlen, vis, nxt, parent, word_task, c
         u = queue[tid]
         start = indptr[u]
         end = indptr[u + 1]
-    while cuda.syncthreads_or(end > start):  # while any(range_end > range)
+    # while any(range_end > range); the vote takes an int on a device (a bool does not type)
+    while cuda.syncthreads_or(1 if end > start else 0):
         if end > start:
             owner[0] = lane  # vie for the warp
         cuda.syncthreads()
