@@ -2,7 +2,9 @@
 
 With a device (CuPy sees one and numba.cuda is usable): ``pytest -m gpu`` (the tests that
 need one), then issue 16's targets (at SCALE 24 sort-unique >= 2 G TEPS and the array
-direction-optimizing >= 20 G TEPS; blocked APSP, n = 8192, float32 <= 1 s), then
+direction-optimizing >= 20 G TEPS, beside its sort-unique top-down form; blocked APSP,
+n = 8192, float32 <= 1 s), then ``graph500 run --backend gpu`` as a user runs it (the
+default search at SCALE 22, the hybrid at SCALE 20; every tree validated), then
 ``benchmarks/bench_array_bfs.py --backend gpu`` and ``benchmarks/bench_apsp.py --backend
 gpu`` (each as it is).
 Without one, the report says so on its first lines and runs the device-free checks of the
@@ -13,11 +15,11 @@ broken was found (a step failed, or a device is there without CuPy or numba-cuda
 missed are reported, not failed.
 
     python benchmarks/gpu_check.py [--report gpu-check-report.txt] [--quick]
-                                   [--only tests targets benches]
+                                   [--only tests targets run benches]
 
-The steps run in that order (the device tests, then the targets, then the side-by-side
-benchmarks), so that a short lease spends itself on what matters most; ``--only`` picks some.
-``--quick``: small sizes (SCALE 16, n = 1024), to try the script itself.
+The steps run in that order (the device tests, the targets, the user's run, then the
+side-by-side benchmarks), so that a short lease spends itself on what matters most; ``--only`` picks some.
+``--quick``: small sizes (SCALE 16 and 12, n = 1024), to try the script itself.
 """
 from __future__ import annotations
 
@@ -37,7 +39,10 @@ PY = sys.executable
 # Targets of issue 16 (one H100): G TEPS at SCALE 24; seconds of blocked APSP, n = 8192.
 BFS_TARGETS = {"sort-unique": 2e9, "direction-optimizing": 20e9}
 APSP_TARGET_S = 1.0
-STEPS = ["tests", "targets", "benches"]
+STEPS = ["tests", "targets", "run", "benches"]
+# The user's command on the device, validated: the default search, and paper 002's hybrid (its
+# array side's top-down levels are Algorithm 3's warp kernel there).
+RUNS = {"direction-optimizing": "22", "hybrid": "20"}
 DEVICE_FREE = ["tests/test_gpu_budget.py",
                "tests/test_array_bfs.py::test_gpu_queue_kernel_under_the_simulator",
                "tests/test_array_bfs.py::test_direction_optimizing_kernels_under_the_simulator",
@@ -167,6 +172,11 @@ def main(argv=None) -> int:
                                    f"{'met' if s <= APSP_TARGET_S else 'MISSED'}")
                 else:
                     summary.append("APSP target: the run failed")
+        if "run" in args.only:
+            for algorithm, scale in RUNS.items():
+                run(f"graph500 run --backend gpu --algorithm {algorithm}",
+                    [PY, "-m", "pygraph500", "run", "--backend", "gpu", "--scale",
+                     "12" if args.quick else scale, "--algorithm", algorithm], 1800)
         if "benches" in args.only:
             quick_bfs = ["--scales", "16", "--roots", "2"] if args.quick else []
             run("bench_array_bfs --backend gpu",
