@@ -3,8 +3,8 @@ device here: numba's CUDA simulator runs Python, so a kernel can pass every simu
 and still not type on a device (``cuda.syncthreads_count`` of a bool did exactly that).
 
 The argument types are not written by hand: a small search of every kernel-backed algorithm
-(direction-optimizing's two kernels, gpu-queue, the hybrid's warp kernel, APSP's three
-algorithms in each dtype) runs under the simulator with its
+(direction-optimizing's two kernels, gpu-queue, the hybrid's warp kernel, the distributed
+array engine's bottom-up level, APSP's three algorithms in each dtype) runs under the simulator with its
 launches recorded (kernel, and each argument's dtype, dimensions and layout, or scalar
 type), and each distinct launch is compiled here by numba-cuda's NVVM (the ``ptx`` extra).
 """
@@ -31,7 +31,10 @@ from pygraph500 import build_csr, kronecker
 from pygraph500.apsp import shortest_paths
 from pygraph500.bfs.array import bfs_direction_optimizing_array
 from pygraph500.bfs.array.search import bfs_gpu_queue
+from pygraph500.backend.arrays import get_backend
 from pygraph500.bfs.hybrid import bfs_hybrid
+from pygraph500.distributed import SerialComm, build_dist, generate_local
+from pygraph500.distributed.array_bfs import DistArraySearcher, device_graph
 
 def describe(a):
     if hasattr(a, "ndim") and not isinstance(a, np.generic):  # NumPy, the simulator's arrays
@@ -56,6 +59,10 @@ for depth in (True, False):
     bfs_direction_optimizing_array(g, 1, kernel=True, alpha=2.0, depth=depth)
     bfs_gpu_queue(g, 1, kernel=True, depth=depth)
 bfs_hybrid(build_csr(kronecker(4, 4)), 1, tasks=2, warp=True, alpha=1e-9)
+comm = SerialComm()
+dist = build_dist(comm, generate_local(comm, 6))
+DistArraySearcher(comm, device_graph(dist, get_backend("cpu")), get_backend("cpu"),
+                  algorithm="direction-optimizing", kernel=True).search(1)
 rng = np.random.default_rng(1)
 W = np.where(rng.random((5, 5)) < 0.4, rng.integers(1, 9, (5, 5)), np.inf)  # two 4 x 4 tiles
 np.fill_diagonal(W, 0)

@@ -28,13 +28,14 @@ def _no_outside_settings(monkeypatch):
     monkeypatch.delenv(CUDA_AWARE, raising=False)
 
 
-def _both(comm, roots, prune, algorithm, direct):
-    """Every root searched by the array engine and by the compiled one."""
-    edges = generate_local(comm, SCALE)
+def _both(comm, roots, prune, algorithm, direct, scale=SCALE, kernel=None):
+    """Every root searched by the array engine and by the compiled one (``kernel``: the
+    array engine's bottom-up levels by the numba.cuda kernel, under the simulator)."""
+    edges = generate_local(comm, scale)
     host = build_dist(comm, edges, compact_columns=prune == "bitmap")
     be = get_backend("cpu")
     arr = DistArraySearcher(comm, device_graph(host, be), be, DeviceExchange(comm, be, direct),
-                            prune, algorithm)
+                            prune, algorithm, kernel)
     ref = DistSearcher(comm, host, prune, algorithm)
     out = []
     for root in roots.tolist():
@@ -65,6 +66,68 @@ def test_array_engine_trees_valid_and_counts_equal_the_compiled_engine(size, pru
     for i in range(len(roots)):  # what is sent is received
         assert (sum(pr[i][1]["sent"].sum() for pr in runs)
                 == sum(pr[i][1]["received"].sum() for pr in runs))
+
+
+SIM_SCRIPT = """
+import json, sys, threading
+import numpy as np
+from numba.cuda.simulator import kernel as sim
+sys.path.insert(0, sys.argv[1])
+from pygraph500.distributed import ThreadComm
+from test_dist_device import _both
+lock = threading.Lock()  # the simulator runs one kernel at a time (it swaps module globals)
+call = sim.FakeCUDAKernel.__call__
+def one_at_a_time(self, *args):
+    if self._device:
+        return call(self, *args)
+    with lock:
+        return call(self, *args)
+sim.FakeCUDAKernel.__call__ = one_at_a_time
+out = []
+for size in (1, 2, 3):
+    runs = ThreadComm.run(size, _both, np.array([1, 5, 9]), "sort-unique",
+                          "direction-optimizing", True, 7, True)
+    out.append([[p.tolist(), a["direction"].tolist(), r["direction"].tolist()]
+                for p, a, r in runs[0]])
+print(json.dumps(out))
+"""
+
+
+def test_bottom_up_kernel_on_every_rank_under_the_simulator():
+    """The distributed array engine's bottom-up levels by the numba.cuda kernel (what a
+    device runs), under numba's CUDA simulator, P = 1, 2, 3: valid trees, the compiled
+    engine's directions, scipy's depths, and each vertex found bottom-up has the first
+    neighbour one level up in its list as its parent (as the embedded kernel)."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    import scipy.sparse as sp
+    from scipy.sparse.csgraph import shortest_path
+
+    from pygraph500 import build_csr, kronecker
+
+    here = os.path.dirname(os.path.abspath(__file__))
+    proc = subprocess.run([sys.executable, "-c", SIM_SCRIPT, here], capture_output=True,
+                          text=True, timeout=600, env=dict(os.environ, NUMBA_ENABLE_CUDASIM="1"))
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    edges = kronecker(7)
+    g = build_csr(edges)
+    a = sp.csr_matrix((np.ones(g.indices.size), g.indices, g.indptr), shape=(g.num_vertices,) * 2)
+    checked = 0
+    for per_size in json.loads(proc.stdout.strip().splitlines()[-1]):
+        for root, (parent, arr_dirs, ref_dirs) in zip([1, 5, 9], per_size):
+            parent = np.array(parent)
+            assert validate(edges, parent, root).valid
+            assert arr_dirs == ref_dirs and 1 in arr_dirs
+            d = shortest_path(a, unweighted=True, indices=root)
+            for lev in np.flatnonzero(np.array(arr_dirs) == 1):
+                for v in np.flatnonzero(d == lev + 1):
+                    nbrs = g.indices[g.indptr[v]:g.indptr[v + 1]]
+                    assert parent[v] == nbrs[d[nbrs] == lev][0]
+                    checked += 1
+    assert checked > 0
 
 
 def test_bitmap_never_sends_a_vertex_twice(graph):

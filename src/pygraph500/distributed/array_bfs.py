@@ -20,8 +20,10 @@ the GPU of its node-local rank) and runs Algorithm 4 with whole-array steps of
 
 ``direction-optimizing`` runs bottom-up levels by the same switch as ``distributed.search``
 (``distributed.level_loop.LevelLoop``): the ranks allgather their frontier masks (packed to
-bits, through the same exchange) and each finds parents for its own unvisited vertices with
-``bottom_up_step``. The statistics are ``distributed.LEVEL_FIELDS``, so reports and
+bits, through the same exchange) and each finds parents for its own unvisited vertices: on a
+GPU with the embedded search's kernel (``bfs.array.kernels.bottom_up_level``: a thread per
+candidate, stopping at its first frontier neighbour), elsewhere with ``bottom_up_step`` (whole
+lists gathered). The statistics are ``distributed.LEVEL_FIELDS``, so reports and
 ``--levels`` are the CPU engine's.
 
 The state stays on the device and every shape is known on the host (``primitives.arrays``:
@@ -80,9 +82,13 @@ class DistArraySearcher(LevelLoop):
     entries (``primitives.arrays.spill``)."""
 
     def __init__(self, comm, graph: DistGraph, backend, exchange: DeviceExchange | None = None,
-                 prune: str = DEFAULT_PRUNE, algorithm: str = DEFAULT_DIST_ALGORITHM):
+                 prune: str = DEFAULT_PRUNE, algorithm: str = DEFAULT_DIST_ALGORITHM,
+                 kernel: bool | None = None):
+        """``kernel``: bottom-up levels by the numba.cuda kernel (default: on a device; True
+        under numba's CUDA simulator runs it on NumPy arrays, for tests)."""
         check_modes(prune, algorithm)
         xp = backend.xp
+        self.kernel = backend.on_cuda if kernel is None else kernel
         self.comm, self.graph, self.backend = comm, graph, backend
         self.exchange = exchange if exchange is not None else DeviceExchange(comm, backend)
         self.prune = prune
@@ -261,12 +267,20 @@ class DistArraySearcher(LevelLoop):
         masks = xp.unpackbits(gathered.reshape(-1)).reshape(self.size, -1)[:, :self.ml]
         front = masks.T.reshape(-1)[:self.n].astype(bool)
         cand, scanned = self.cands[0][:self.held], self.m_u
-        slots = spill(xp, scanned, self.nl)
-        found, deg = bottom_up_step(xp, g.indptr, g.indices, self._pbuf, None, 0, front, cand,
-                                    scanned, slots)
-        self.front.fill(False)
-        self.front[cand] = found
-        slots = slots[:self.held]
+        if self.kernel:  # it writes the next frontier mask itself
+            from ..bfs.array.kernels import bottom_up_search_step
+
+            found = bottom_up_search_step(xp, g.indptr, g.indices, self._pbuf, None, 0, front,
+                                          cand, self.front)
+            deg = self.deg[cand]
+            slots = spill(xp, self.held, self.nl)
+        else:
+            slots = spill(xp, scanned, self.nl)
+            found, deg = bottom_up_step(xp, g.indptr, g.indices, self._pbuf, None, 0, front,
+                                        cand, scanned, slots)
+            self.front.fill(False)
+            self.front[cand] = found
+            slots = slots[:self.held]
         compact(xp, ~found, cand, self.cands[1], slots)  # the candidates left
         nq = compact(xp, found, cand, self.queues[1 - self.cur], slots)  # for a switch back
         nfound, degsum, _ = self._end_level(marks, nq, xp.where(found, deg, 0).sum())
