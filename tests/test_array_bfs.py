@@ -11,7 +11,8 @@ from pygraph500 import EdgeList, build_csr, cli, kronecker, validate
 from pygraph500.backend.arrays import gpu_status, get_backend
 from pygraph500.benchmark import choose_roots
 from pygraph500.bfs import ALGORITHMS
-from pygraph500.bfs.array import ARRAY_ALGORITHMS, bfs_direction_optimizing_array
+from pygraph500.bfs.array import (ARRAY_ALGORITHMS, KERNEL_LEVEL_BUDGET,
+                                  bfs_direction_optimizing_array)
 from pygraph500.errors import InputError, ResourceError
 from pygraph500.graph.build_array import build_csr_array
 
@@ -178,24 +179,30 @@ SIM_SCRIPT = """
 import json, os
 import numpy as np
 from pygraph500 import build_csr, kronecker
-from pygraph500.backend.arrays import get_backend
+from pygraph500.backend.arrays import checked_backend
 from pygraph500.bfs.array.search import bfs_gpu_queue
 edges = kronecker(7, 8)
 g = build_csr(edges)
-be = get_backend("cpu")
-reads = []
-to_host = be.to_host
-be.to_host = lambda a: reads.append(1) or to_host(a)  # every read from the device
 out = []
 for root in json.loads(os.environ["ROOTS"]):
-    del reads[:]
+    be = checked_backend()  # counts what a device would wait for; a kernel's reads are its own
     r = bfs_gpu_queue(g, root, backend=be, kernel=True)
     x = r.levels.extra
     out.append({"parent": r.parent.tolist(), "depth": r.depth.tolist(),
                 "CLQ": x["CLQ"].tolist(), "NLF": x["NLF"].tolist(), "LV": x["LV"].tolist(),
-                "NLQ": x["NLQ"].tolist(), "reads": len(reads)})
+                "NLQ": x["NLQ"].tolist(), "syncs": x["host_syncs"].tolist(),
+                "allocations": x["allocations"].tolist(), "all_syncs": be.checks.syncs})
 print(json.dumps(out))
 """
+
+
+def _kernel_budget(res, name, outside):
+    """A kernel search's levels on numpy-checked: one host read each, allocations within
+    ``KERNEL_LEVEL_BUDGET``; ``outside``: the reads before and after the levels."""
+    syncs, allocs = KERNEL_LEVEL_BUDGET[name]
+    assert all(k == syncs for k in res["syncs"]), res["syncs"]
+    assert max(res["allocations"]) <= allocs, res["allocations"]
+    assert res["all_syncs"] - sum(res["syncs"]) == outside
 
 
 def _under_the_simulator(script, edges, roots, bottom_up=False):
@@ -235,27 +242,24 @@ def test_gpu_queue_kernel_under_the_simulator():
     """The numba.cuda gpu-queue kernel (one thread per queued vertex, claims by
     compare-and-swap), run by numba's CUDA simulator: valid trees, scipy's distances, and
     Table 4.1 consistent (the next queue is the vertices at the next depth; NLF the degree
-    sum of the queue); one read from the device per level (the next queue's length), one
-    for the statistics after the search, then the parent and depth copied."""
+    sum of the queue); on numpy-checked one read from the device per level (the next
+    queue's length) and KERNEL_LEVEL_BUDGET's allocations, one read for the statistics
+    after the search, then the parent and depth copied."""
     edges = kronecker(7, 8)
     roots = choose_roots(build_csr(edges).degree() > 0, (2, 3), 4).tolist()
     for res in _under_the_simulator(SIM_SCRIPT, edges, roots):
-        assert res["reads"] == len(res["CLQ"]) + 3
+        _kernel_budget(res, "gpu-queue", 3)  # after the levels: statistics, parent, depth
 
 
 SIM_DIRECTION_OPTIMIZING = """
 import json, os
 from pygraph500 import build_csr, kronecker
-from pygraph500.backend.arrays import get_backend
+from pygraph500.backend.arrays import checked_backend
 from pygraph500.bfs.array import bfs_direction_optimizing_array
 g = build_csr(kronecker(SCALE, 16))
-be = get_backend("cpu")
-reads = []
-to_host = be.to_host
-be.to_host = lambda a: reads.append(1) or to_host(a)  # every read from the device
 out = []
 for root in json.loads(os.environ["ROOTS"]):
-    del reads[:]
+    be = checked_backend()  # counts what a device would wait for; a kernel's reads are its own
     r = bfs_direction_optimizing_array(g, root, backend=be, kernel=True, alpha=ALPHA)
     x = r.levels.extra
     nodepth = bfs_direction_optimizing_array(g, root, backend="cpu", kernel=True, alpha=ALPHA,
@@ -263,7 +267,9 @@ for root in json.loads(os.environ["ROOTS"]):
     out.append({"parent": r.parent.tolist(), "depth": r.depth.tolist(),
                 "direction": list(r.levels.direction), "CLQ": x["CLQ"].tolist(),
                 "NLF": x["NLF"].tolist(), "LV": x["LV"].tolist(), "NLQ": x["NLQ"].tolist(),
-                "reads": len(reads), "same_without_depth": (nodepth.parent == r.parent).all()})
+                "syncs": x["host_syncs"].tolist(), "allocations": x["allocations"].tolist(),
+                "all_syncs": be.checks.syncs,
+                "same_without_depth": (nodepth.parent == r.parent).all()})
 print(json.dumps(out, default=bool))
 """
 
@@ -277,9 +283,10 @@ def test_direction_optimizing_kernels_under_the_simulator(scale, alpha, directio
     neighbour). The trees are valid with scipy's distances, Table 4.1 agrees with the
     depths, and each found vertex's parent is determinate, by no race: on a top-down level
     the smallest neighbour one level up (sort-unique's rule, so NumPy's tree), on a
-    bottom-up level the first such neighbour in its list. One read from the device per
-    level, one before (the root's degree) and one after (the statistics), then the parent
-    and depth copied; the same tree without depths."""
+    bottom-up level the first such neighbour in its list. On numpy-checked one read from the
+    device per level and KERNEL_LEVEL_BUDGET's allocations, one read before (the root's
+    degree) and one after (the statistics), then the parent and depth copied; the same tree
+    without depths."""
     edges = kronecker(scale, 16)
     g = build_csr(edges)
     roots = choose_roots(g.degree() > 0, (2, 3), 3).tolist()
@@ -287,7 +294,7 @@ def test_direction_optimizing_kernels_under_the_simulator(scale, alpha, directio
     for root, res in zip(roots, _under_the_simulator(script, edges, roots, bottom_up=True)):
         parent, depth = np.array(res["parent"]), np.array(res["depth"])
         assert set(res["direction"]) == directions and res["direction"][0] == "top-down"
-        assert res["reads"] == len(res["CLQ"]) + 4
+        _kernel_budget(res, "direction-optimizing", 4)  # before the levels: the root's degree
         assert res["same_without_depth"]
         numpy_tree = bfs_direction_optimizing_array(g, root, alpha=alpha)
         checked = {"top-down": 0, "bottom-up": 0}

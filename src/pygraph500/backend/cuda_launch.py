@@ -13,8 +13,14 @@ def device_view(a):
     """``a`` for a kernel launch: a CuPy array as a numba device array without the
     synchronisation numba otherwise does, for every array argument of every launch, on the
     stream CuPy exports (a host wait each time); CuPy and numba launch on the same default
-    stream, so the order of the work is kept without it. Other arrays (NumPy under numba's
-    simulator, numba's own device arrays) as they are."""
+    stream, so the order of the work is kept without it. A ``numpy-checked`` array as the
+    NumPy array inside it: a kernel's reads are the device's, not host synchronisations
+    (under numba's simulator they would otherwise count one per element). Other arrays
+    (NumPy under the simulator, numba's own device arrays) as they are."""
+    from .checked import CheckedArray
+
+    if isinstance(a, CheckedArray):
+        return a.a
     if type(a).__module__.split(".")[0] != "cupy":
         return a
     from numba import cuda
