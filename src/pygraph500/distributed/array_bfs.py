@@ -267,13 +267,13 @@ class DistArraySearcher(LevelLoop):
         masks = xp.unpackbits(gathered.reshape(-1)).reshape(self.size, -1)[:, :self.ml]
         front = masks.T.reshape(-1)[:self.n].astype(bool)
         cand, scanned = self.cands[0][:self.held], self.m_u
-        if self.kernel:  # it writes the next frontier mask itself
+        if self.kernel:  # it writes the mask, the queue and the candidates left itself
             from ..bfs.array.kernels import bottom_up_search_step
 
-            found = bottom_up_search_step(xp, g.indptr, g.indices, self._pbuf, None, 0, front,
-                                          cand, self.front)
-            deg = self.deg[cand]
-            slots = spill(xp, self.held, self.nl)
+            row = xp.zeros(3, dtype=np.int64)  # found, their edges, left
+            bottom_up_search_step(xp, g.indptr, g.indices, self._pbuf, None, 0, front, cand,
+                                  self.front, self.queues[1 - self.cur], self.cands[1], row)
+            nq, degsum = row[0], row[1]
         else:
             slots = spill(xp, scanned, self.nl)
             found, deg = bottom_up_step(xp, g.indptr, g.indices, self._pbuf, None, 0, front,
@@ -281,9 +281,10 @@ class DistArraySearcher(LevelLoop):
             self.front.fill(False)
             self.front[cand] = found
             slots = slots[:self.held]
-        compact(xp, ~found, cand, self.cands[1], slots)  # the candidates left
-        nq = compact(xp, found, cand, self.queues[1 - self.cur], slots)  # for a switch back
-        nfound, degsum, _ = self._end_level(marks, nq, xp.where(found, deg, 0).sum())
+            compact(xp, ~found, cand, self.cands[1], slots)  # the candidates left
+            nq = compact(xp, found, cand, self.queues[1 - self.cur], slots)  # to switch back
+            degsum = xp.where(found, deg, 0).sum()
+        nfound, degsum, _ = self._end_level(marks, nq, degsum)
         self.held -= nfound
         self.cands.reverse()
         nbytes = int(bits.shape[0]) * (self.size - 1)

@@ -46,7 +46,7 @@ def bfs_direction_optimizing_array(graph, root, *, backend="cpu", alpha=15.0, be
     top_down_kernel = kernel if top_down_kernel is None else top_down_kernel and kernel
     if kernel:
         from .kernels import LevelCounts, bottom_up_search_step, top_down_search_step
-        counts = LevelCounts(xp, 3)  # per top-down level: next queue, its edges, LV
+        counts = LevelCounts(xp, 3)  # per level: next queue, its edges, LV or candidates left
     st = Search(be, indptr, indices, n, r, depth, count_linked=True)
     rec = LevelRecorder(be)
     m_f = st.m
@@ -88,25 +88,28 @@ def bfs_direction_optimizing_array(graph, root, *, backend="cpu", alpha=15.0, be
                 fronts[0].fill(False)
                 fronts[0][st.queue] = True
             cand = cands[0][:held]
-            slots = spill(xp, held if kernel else st.m_u, n)  # the array step's: its lists
-            rec.lap("expand")
-            if kernel:  # a thread per candidate, stopping at its first frontier neighbour
-                found = bottom_up_search_step(xp, indptr, indices, st.parent, st.depth, level,
-                                              fronts[0], cand, fronts[1])
-                deg = st.deg[cand]
+            if kernel:  # a thread per candidate, stopping at its first frontier neighbour;
+                rec.lap("expand")  # it writes the mask, the queue and the candidates left
+                row = counts.row(level)
+                bottom_up_search_step(xp, indptr, indices, st.parent, st.depth, level,
+                                      fronts[0], cand, fronts[1], st.next_queue, cands[1], row)
+                rec.lap("search")
+                nq, m = row[0], row[1]
             else:  # whole lists gathered and matched against the mask
+                slots = spill(xp, st.m_u, n)
+                rec.lap("expand")
                 found, deg = bottom_up_step(xp, indptr, indices, st.parent, st.depth, level,
                                             fronts[0], cand, st.m_u, slots)
-            rec.lap("search")
-            if not kernel:  # the kernel wrote the next frontier mask itself
+                rec.lap("search")
                 fronts[1].fill(False)
                 fronts[1][cand] = found
                 slots = slots[:held]
-            compact(xp, ~found, cand, cands[1], slots)  # the candidates left
-            nq = compact(xp, found, cand, st.next_queue, slots)  # the queue, for a switch
+                compact(xp, ~found, cand, cands[1], slots)  # the candidates left
+                nq = compact(xp, found, cand, st.next_queue, slots)  # the queue, for a switch
+                m = xp.where(found, deg, 0).sum()
             rec.device(lv=held)
             rec.lap("update")
-            held -= st.advance(nq, xp.where(found, deg, 0).sum())
+            held -= st.advance(nq, m)
             fronts.reverse()
             cands.reverse()
         prev_nf = nf

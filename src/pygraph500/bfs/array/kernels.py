@@ -14,13 +14,16 @@ list alone), which is what sort-unique's one-work-item-per-NLF-element design fi
 into a device array with a row per level (found, LV, NLF); a level reads back its found
 count only (the next queue's length: the launch needs it), the statistics stay there.
 
-``bottom_up_level`` is the bottom-up step of the array ``direction-optimizing`` on a GPU:
-one thread per candidate (an unvisited vertex with neighbours) reads its list until the
-first neighbour in the frontier mask and takes it as its parent. Stopping at that neighbour
-is what makes a bottom-up level cheap (Beamer: most candidates stop within a few entries);
-the whole-array form (``primitives.arrays.bottom_up_step``) cannot stop and reads every list
-whole. Each candidate writes only its own entries, so the result is determinate (the first
-frontier neighbour in list order), with no atomics.
+``bottom_up_level`` is the bottom-up step of the array ``direction-optimizing`` (and of the
+distributed array engine) on a GPU: one thread per candidate (an unvisited vertex with
+neighbours) reads its list until the first neighbour in the frontier mask and takes it as
+its parent. Stopping at that neighbour is what makes a bottom-up level cheap (Beamer: most
+candidates stop within a few entries); the whole-array form
+(``primitives.arrays.bottom_up_step``) cannot stop and reads every list whole. Each
+candidate writes only its own entries, so the parents are determinate (the first frontier
+neighbour in list order). The kernel also appends each candidate to the next queue or to the
+candidates left (a slot per block from one atomic add, so the lists' order is not
+determinate, which no later level depends on), where the array form needs two compactions.
 
 ``top_down_level`` (with ``settle``) is the top-down step of the array
 ``direction-optimizing`` on a GPU, one launch where a sort-unique level takes about 25: a
@@ -121,40 +124,67 @@ def search(backend, indptr, indices, parent, depth, root, rec):
 
 
 @cuda.jit
-def bottom_up_level(indptr, indices, cand, ncand, front, parent, depth, level, found, nxt):
+def bottom_up_level(indptr, indices, cand, ncand, front, parent, depth, level, nxt, found,
+                    left, counts):
     """One bottom-up level: candidate ``cand[t]`` takes the first neighbour in ``front`` as
-    its parent (and depth level + 1); ``found[t]`` and ``nxt[v]`` (the next frontier mask)
-    say whether it found one."""
+    its parent (and depth level + 1) and joins ``nxt`` (the next frontier mask) and
+    ``found`` (the next queue), or else ``left`` (the candidates left); both lists take a
+    slot per block from one global atomic add. ``counts``: [0] vertices found, [1] their
+    adjacency entries, [2] candidates left. Every thread reaches the block's barriers."""
     t = cuda.grid(1)
-    if t >= ncand:
-        return
-    v = cand[t]
+    tid = cuda.threadIdx.x
+    block = cuda.shared.array(5, np.int64)  # found, their entries, left; first slots of both
+    if tid == 0:
+        block[0] = 0
+        block[1] = 0
+        block[2] = 0
+    cuda.syncthreads()
+    mine = t < ncand
     hit = False
-    for k in range(indptr[v], indptr[v + 1]):
-        u = indices[k]
-        if front[u]:
-            parent[v] = u
-            if depth.shape[0] > 0:
-                depth[v] = level + 1
-            hit = True
-            break
-    found[t] = hit
+    rank = 0
+    v = _NONE
+    if mine:
+        v = cand[t]
+        for k in range(indptr[v], indptr[v + 1]):
+            u = indices[k]
+            if front[u]:
+                parent[v] = u
+                if depth.shape[0] > 0:
+                    depth[v] = level + 1
+                hit = True
+                break
+        if hit:
+            nxt[v] = True
+            rank = cuda.atomic.add(block, 0, 1)
+            cuda.atomic.add(block, 1, indptr[v + 1] - indptr[v])
+        else:
+            rank = cuda.atomic.add(block, 2, 1)
+    cuda.syncthreads()
+    if tid == 0:
+        if block[0]:
+            block[3] = cuda.atomic.add(counts, 0, block[0])
+            cuda.atomic.add(counts, 1, block[1])
+        if block[2]:
+            block[4] = cuda.atomic.add(counts, 2, block[2])
+    cuda.syncthreads()
     if hit:
-        nxt[v] = True
+        found[block[3] + rank] = v
+    elif mine:
+        left[block[4] + rank] = v
 
 
-def bottom_up_search_step(xp, indptr, indices, parent, depth, level, front, cand, nxt):
+def bottom_up_search_step(xp, indptr, indices, parent, depth, level, front, cand, nxt, found,
+                          left, row):
     """``bottom_up_level`` over the candidates ``cand`` (``nxt``, the next frontier mask,
-    cleared first); returns the flag per candidate (on the device)."""
+    cleared first): the vertices found go to ``found``, the others to ``left``, counted in
+    the zeroed device ``row`` (found, their edges, left)."""
     ncand = cand.shape[0]
-    found = xp.empty(ncand, dtype=bool)
     nxt.fill(False)
     if ncand:
         bottom_up_level[_blocks(ncand), THREADS](
             *map(device_view, (indptr, indices, cand)), ncand,
             *map(device_view, (front, parent, _depth_arg(xp, depth))), level,
-            device_view(found), device_view(nxt))
-    return found
+            *map(device_view, (nxt, found, left, row)))
 
 
 @cuda.jit
