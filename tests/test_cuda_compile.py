@@ -4,8 +4,8 @@ and still not type on a device (``cuda.syncthreads_count`` of a bool did exactly
 
 The argument types are not written by hand: a small search of every kernel-backed algorithm
 (direction-optimizing's two kernels, gpu-queue, the hybrid's warp kernel, the distributed
-array engine's bottom-up level, APSP's three algorithms in each dtype) runs under the simulator with its
-launches recorded (kernel, and each argument's dtype, dimensions and layout, or scalar
+array engine's bottom-up level, APSP's three algorithms in each dtype) runs under the
+simulator with its launches recorded (kernel, and each argument's dtype, dimensions and layout, or scalar
 type), and each distinct launch is compiled here by numba-cuda's NVVM (the ``ptx`` extra).
 """
 from __future__ import annotations

@@ -21,7 +21,7 @@ the GPU of its node-local rank) and runs Algorithm 4 with whole-array steps of
 ``direction-optimizing`` runs bottom-up levels by the same switch as ``distributed.search``
 (``distributed.level_loop.LevelLoop``): the ranks allgather their frontier masks (packed to
 bits, through the same exchange) and each finds parents for its own unvisited vertices: on a
-GPU with the embedded search's kernel (``bfs.array.kernels.bottom_up_level``: a thread per
+GPU with the embedded search's kernel (``primitives.cuda_steps.bottom_up_level``: a thread per
 candidate, stopping at its first frontier neighbour), elsewhere with ``bottom_up_step`` (whole
 lists gathered). The statistics are ``distributed.LEVEL_FIELDS``, so reports and
 ``--levels`` are the CPU engine's.
@@ -268,7 +268,7 @@ class DistArraySearcher(LevelLoop):
         front = masks.T.reshape(-1)[:self.n].astype(bool)
         cand, scanned = self.cands[0][:self.held], self.m_u
         if self.kernel:  # it writes the mask, the queue and the candidates left itself
-            from ..bfs.array.kernels import bottom_up_search_step
+            from ..primitives.cuda_steps import bottom_up_search_step
 
             row = xp.zeros(3, dtype=np.int64)  # found, their edges, left
             bottom_up_search_step(xp, g.indptr, g.indices, self._pbuf, None, 0, front, cand,

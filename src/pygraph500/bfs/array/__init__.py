@@ -44,6 +44,6 @@ LEVEL_BUDGET = {
 # level 2, its first one 15 (it makes the per-search candidate lists and frontier masks).
 KERNEL_LEVEL_BUDGET = {"gpu-queue": (1, 2), "direction-optimizing": (1, 15)}
 
-__all__ = ["ARRAY_ALGORITHMS", "LEVEL_BUDGET", "KERNEL_LEVEL_BUDGET", "bfs_gpu_queue", "bfs_sort_unique",
-           "bfs_bitmap_filter", "bfs_edge_parallel", "bfs_frontier_mask",
+__all__ = ["ARRAY_ALGORITHMS", "LEVEL_BUDGET", "KERNEL_LEVEL_BUDGET", "bfs_gpu_queue",
+           "bfs_sort_unique", "bfs_bitmap_filter", "bfs_edge_parallel", "bfs_frontier_mask",
            "bfs_direction_optimizing_array"]

@@ -3,13 +3,14 @@
 
 On a GPU both directions are numba.cuda kernels: top-down levels ``kernels.top_down_level``
 (a thread per adjacency entry of the queue, claims by atomic minimum: two launches where a
-sort-unique level takes about 25), bottom-up levels ``kernels.bottom_up_level`` (a thread per
-candidate, stopping at the first neighbour in the frontier mask). Elsewhere (and with
-``kernel=False``) top-down levels are sort-unique levels (thesis 4.3.2: expand, binary
-search, sort-unique) and bottom-up levels ``primitives.arrays.bottom_up_step`` (whole lists
-gathered and matched against the mask). Both forms give the same tree: a top-down level
-takes the smallest parent, a bottom-up level the first frontier neighbour in list order. The
-switching rule and its defaults are those of the compiled ``direction-optimizing``: bottom-up
+sort-unique level takes about 25), bottom-up levels ``primitives.cuda_steps.bottom_up_level``
+(a thread per candidate, stopping at the first neighbour in the frontier mask; it also
+writes the next queue and the candidates left). Elsewhere (and with ``kernel=False``)
+top-down levels are sort-unique levels (thesis 4.3.2: expand, binary search, sort-unique)
+and bottom-up levels ``primitives.arrays.bottom_up_step`` (whole lists gathered and matched
+against the mask). A top-down level takes the smallest parent in both forms (the same
+parents); a bottom-up level takes the first frontier neighbour in list order in the kernel,
+any of them in the array step (whichever duplicate write wins). The switching rule and its defaults are those of the compiled ``direction-optimizing``: bottom-up
 when the frontier grows and its edges exceed the unvisited vertices' edges / alpha, top-down
 again when it is below N / beta and shrinking or no longer worth bottom-up
 (``primitives.direction``); the edge counts are kept up to date, never recounted.
@@ -45,7 +46,8 @@ def bfs_direction_optimizing_array(graph, root, *, backend="cpu", alpha=15.0, be
     kernel = be.on_cuda if kernel is None else kernel
     top_down_kernel = kernel if top_down_kernel is None else top_down_kernel and kernel
     if kernel:
-        from .kernels import LevelCounts, bottom_up_search_step, top_down_search_step
+        from ...primitives.cuda_steps import bottom_up_search_step
+        from .kernels import LevelCounts, top_down_search_step
         counts = LevelCounts(xp, 3)  # per level: next queue, its edges, LV or candidates left
     st = Search(be, indptr, indices, n, r, depth, count_linked=True)
     rec = LevelRecorder(be)

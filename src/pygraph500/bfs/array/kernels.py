@@ -1,5 +1,5 @@
-"""The hand-written GPU kernels of the array backend (numba.cuda): thesis 4.2.3's queue BFS
-and Beamer's bottom-up step.
+"""The hand-written GPU kernels of the array backend's BFS (numba.cuda): thesis 4.2.3's queue
+BFS and direction-optimizing's top-down step.
 
 ``queue_level`` is the straightforward GPU BFS level as the thesis writes it: one thread per
 queued vertex walks that vertex's adjacency list, claims every unvisited neighbour with a
@@ -14,16 +14,8 @@ list alone), which is what sort-unique's one-work-item-per-NLF-element design fi
 into a device array with a row per level (found, LV, NLF); a level reads back its found
 count only (the next queue's length: the launch needs it), the statistics stay there.
 
-``bottom_up_level`` is the bottom-up step of the array ``direction-optimizing`` (and of the
-distributed array engine) on a GPU: one thread per candidate (an unvisited vertex with
-neighbours) reads its list until the first neighbour in the frontier mask and takes it as
-its parent. Stopping at that neighbour is what makes a bottom-up level cheap (Beamer: most
-candidates stop within a few entries); the whole-array form
-(``primitives.arrays.bottom_up_step``) cannot stop and reads every list whole. Each
-candidate writes only its own entries, so the parents are determinate (the first frontier
-neighbour in list order). The kernel also appends each candidate to the next queue or to the
-candidates left (a slot per block from one atomic add, so the lists' order is not
-determinate, which no later level depends on), where the array form needs two compactions.
+The bottom-up step of ``direction-optimizing`` on a GPU, shared with the distributed array
+engine, is ``primitives.cuda_steps.bottom_up_level``.
 
 ``top_down_level`` (with ``settle``) is the top-down step of the array
 ``direction-optimizing`` on a GPU, one launch where a sort-unique level takes about 25: a
@@ -33,7 +25,7 @@ gpu-queue gives it one), each unvisited neighbour claimed with an atomic minimum
 parent entry. A claim is stored as ``parent - 2**62`` (negative, so the vertex still reads
 as unvisited for the rest of the level, and ordered like the parents): the smallest
 claiming parent wins, which is sort-unique's rule (sorting (vertex, parent) keys keeps the
-smallest parent), so the tree is determinate and equals the NumPy search's. The thread
+smallest parent), so these parents are determinate and equal the NumPy search's. The thread
 whose minimum found no claim yet appends the vertex to the next queue (a slot per block
 from one global atomic add); ``settle``, the second launch, turns the claims into parents
 and writes the depths. The counts (next queue, its edges, LV) stay in a device row.
@@ -48,13 +40,11 @@ from numba import cuda
 
 from ...backend.cuda_launch import device_view, hush_small_grids
 from ...primitives.arrays import SPARE
+from ...primitives.cuda_steps import NONE, THREADS, blocks, depth_arg
 
-__all__ = ["THREADS", "LevelCounts", "queue_level", "search", "bottom_up_level",
-           "bottom_up_search_step", "top_down_level", "settle", "top_down_search_step"]
+__all__ = ["LevelCounts", "queue_level", "search", "top_down_level", "settle",
+           "top_down_search_step"]
 
-THREADS = 256  # threads per block
-
-_NONE = np.int64(-1)
 _CLAIM = np.int64(-(1 << 62))  # a claim during a top-down level: the parent + _CLAIM
 hush_small_grids()
 
@@ -88,9 +78,9 @@ def queue_level(indptr, indices, queue, qlen, parent, depth, level, nxt, counts)
     cuda.atomic.add(counts, 2, indptr[u + 1] - indptr[u])
     for k in range(indptr[u], indptr[u + 1]):
         v = indices[k]
-        if parent[v] == _NONE:
+        if parent[v] == NONE:
             cuda.atomic.add(counts, 1, 1)
-            if cuda.atomic.cas(parent, v, _NONE, u) == _NONE:
+            if cuda.atomic.cas(parent, v, NONE, u) == NONE:
                 if depth.shape[0] > 0:
                     depth[v] = level + 1
                 nxt[cuda.atomic.add(counts, 0, 1)] = v
@@ -106,85 +96,20 @@ def search(backend, indptr, indices, parent, depth, root, rec):
     bufs[0][0] = root
     qlen = 1
     counts = LevelCounts(xp, 3)  # per level: found, LV, NLF
-    depth_arg = _depth_arg(xp, depth)
+    depths = depth_arg(xp, depth)
     level = 0
     while qlen:
         q, nxt = bufs[level % 2], bufs[(level + 1) % 2]
         rec.start(qlen, None)
-        blocks = _blocks(qlen)
         row = counts.row(level)
-        queue_level[blocks, THREADS](*map(device_view, (indptr, indices, q)), qlen,
-                                     device_view(parent), device_view(depth_arg), level,
-                                     device_view(nxt), device_view(row))
+        queue_level[blocks(qlen), THREADS](*map(device_view, (indptr, indices, q)), qlen,
+                                           device_view(parent), device_view(depths), level,
+                                           device_view(nxt), device_view(row))
         rec.lap("expand")
         rec.device(lv=row[1], nlf=row[2])
         qlen = int(backend.to_host(row[:1])[0])  # the level's one host read
         level += 1
     return parent, depth
-
-
-@cuda.jit
-def bottom_up_level(indptr, indices, cand, ncand, front, parent, depth, level, nxt, found,
-                    left, counts):
-    """One bottom-up level: candidate ``cand[t]`` takes the first neighbour in ``front`` as
-    its parent (and depth level + 1) and joins ``nxt`` (the next frontier mask) and
-    ``found`` (the next queue), or else ``left`` (the candidates left); both lists take a
-    slot per block from one global atomic add. ``counts``: [0] vertices found, [1] their
-    adjacency entries, [2] candidates left. Every thread reaches the block's barriers."""
-    t = cuda.grid(1)
-    tid = cuda.threadIdx.x
-    block = cuda.shared.array(5, np.int64)  # found, their entries, left; first slots of both
-    if tid == 0:
-        block[0] = 0
-        block[1] = 0
-        block[2] = 0
-    cuda.syncthreads()
-    mine = t < ncand
-    hit = False
-    rank = 0
-    v = _NONE
-    if mine:
-        v = cand[t]
-        for k in range(indptr[v], indptr[v + 1]):
-            u = indices[k]
-            if front[u]:
-                parent[v] = u
-                if depth.shape[0] > 0:
-                    depth[v] = level + 1
-                hit = True
-                break
-        if hit:
-            nxt[v] = True
-            rank = cuda.atomic.add(block, 0, 1)
-            cuda.atomic.add(block, 1, indptr[v + 1] - indptr[v])
-        else:
-            rank = cuda.atomic.add(block, 2, 1)
-    cuda.syncthreads()
-    if tid == 0:
-        if block[0]:
-            block[3] = cuda.atomic.add(counts, 0, block[0])
-            cuda.atomic.add(counts, 1, block[1])
-        if block[2]:
-            block[4] = cuda.atomic.add(counts, 2, block[2])
-    cuda.syncthreads()
-    if hit:
-        found[block[3] + rank] = v
-    elif mine:
-        left[block[4] + rank] = v
-
-
-def bottom_up_search_step(xp, indptr, indices, parent, depth, level, front, cand, nxt, found,
-                          left, row):
-    """``bottom_up_level`` over the candidates ``cand`` (``nxt``, the next frontier mask,
-    cleared first): the vertices found go to ``found``, the others to ``left``, counted in
-    the zeroed device ``row`` (found, their edges, left)."""
-    ncand = cand.shape[0]
-    nxt.fill(False)
-    if ncand:
-        bottom_up_level[_blocks(ncand), THREADS](
-            *map(device_view, (indptr, indices, cand)), ncand,
-            *map(device_view, (front, parent, _depth_arg(xp, depth))), level,
-            *map(device_view, (nxt, found, left, row)))
 
 
 @cuda.jit
@@ -204,7 +129,7 @@ def top_down_level(indptr, indices, queue, qlen, ends, total, parent, nxt, count
     fresh = np.int32(0)  # an int: syncthreads_count takes no bool on a device
     won = False
     rank = 0
-    v = _NONE
+    v = NONE
     if e < total:
         lo = 0
         hi = qlen - 1
@@ -218,7 +143,7 @@ def top_down_level(indptr, indices, queue, qlen, ends, total, parent, nxt, count
         v = indices[indptr[u + 1] - (ends[lo] - e)]
         if parent[v] < 0:
             fresh = np.int32(1)
-            if cuda.atomic.min(parent, v, u + _CLAIM) == _NONE:
+            if cuda.atomic.min(parent, v, u + _CLAIM) == NONE:
                 won = True
                 rank = cuda.atomic.add(block, 0, 1)
                 cuda.atomic.add(block, 1, indptr[v + 1] - indptr[v])
@@ -254,20 +179,11 @@ def top_down_search_step(st, level, row, most, rec):
     rec.lap("expand")
     if st.m:
         nxt = device_view(st.next_queue)
-        top_down_level[_blocks(st.m), THREADS](
+        top_down_level[blocks(st.m), THREADS](
             *map(device_view, (st.indptr, st.indices, q)), st.nq, device_view(ends), st.m,
             device_view(st.parent), nxt, device_view(row))
         rec.lap("search")
         if most:
-            settle[_blocks(most), THREADS](nxt, device_view(row), device_view(st.parent),
-                                           device_view(_depth_arg(xp, st.depth)), level)
+            settle[blocks(most), THREADS](nxt, device_view(row), device_view(st.parent),
+                                           device_view(depth_arg(xp, st.depth)), level)
     rec.lap("update")
-
-
-def _blocks(threads: int) -> int:
-    return (threads + THREADS - 1) // THREADS
-
-
-def _depth_arg(xp, depth):
-    """The kernels' depth argument: an empty array when the search keeps no depths."""
-    return depth if depth is not None else xp.empty(0, dtype=np.int64)
