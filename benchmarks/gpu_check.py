@@ -47,6 +47,7 @@ DEVICE_FREE = ["tests/test_gpu_budget.py",
                "tests/test_array_bfs.py::test_gpu_queue_kernel_under_the_simulator",
                "tests/test_array_bfs.py::test_direction_optimizing_kernels_under_the_simulator",
                "tests/test_hybrid.py::test_warp_kernel_under_the_simulator",
+               "tests/test_dist_device.py::test_bottom_up_kernel_on_every_rank_under_the_simulator",
                "tests/test_apsp.py::test_cuda_kernels_under_the_simulator",
                "tests/test_apsp.py::test_cuda_threads_run_along_rows_and_copies_are_timed_apart",
                "tests/test_cuda_compile.py"]
