@@ -3,17 +3,19 @@
 
 On a GPU both directions are numba.cuda kernels: top-down levels ``kernels.top_down_level``
 (a thread per adjacency entry of the queue, claims by atomic minimum: two launches where a
-sort-unique level takes about 25), bottom-up levels ``primitives.cuda_steps.bottom_up_level``
-(a thread per candidate, stopping at the first neighbour in the frontier mask; it also
-writes the next queue and the candidates left). Elsewhere (and with ``kernel=False``)
-top-down levels are sort-unique levels (thesis 4.3.2: expand, binary search, sort-unique)
-and bottom-up levels ``primitives.arrays.bottom_up_step`` (whole lists gathered and matched
-against the mask). A top-down level takes the smallest parent in both forms (the same
-parents); a bottom-up level takes the first frontier neighbour in list order in the kernel,
-any of them in the array step (whichever duplicate write wins). The switching rule and its defaults are those of the compiled ``direction-optimizing``: bottom-up
-when the frontier grows and its edges exceed the unvisited vertices' edges / alpha, top-down
-again when it is below N / beta and shrinking or no longer worth bottom-up
-(``primitives.direction``); the edge counts are kept up to date, never recounted.
+sort-unique level takes about 25), bottom-up levels
+``primitives.cuda_steps.bottom_up_level`` (a thread per candidate, stopping at the first
+neighbour in the frontier mask; it also writes the next queue and the candidates left).
+Elsewhere (and with ``kernel=False``) top-down levels are sort-unique levels (thesis 4.3.2:
+expand, binary search, sort-unique) and bottom-up levels
+``primitives.arrays.bottom_up_step`` (whole lists gathered and matched against the mask). A
+top-down level takes the smallest parent in both forms (the same parents); a bottom-up level
+takes the first frontier neighbour in list order in the kernel, any of them in the array
+step (whichever duplicate write wins). The switching rule and its defaults are those of the
+compiled ``direction-optimizing``: bottom-up when the frontier grows and its edges exceed
+the unvisited vertices' edges / alpha, top-down again when it is below N / beta and
+shrinking or no longer worth bottom-up (``primitives.direction``); the edge counts are kept
+up to date, never recounted.
 
 Everything the switch and the shapes need is known on the host from the one read per level
 (the next frontier's size and edges): the candidates of a bottom-up level (unvisited vertices
