@@ -18,7 +18,8 @@ missed are reported, not failed.
                                    [--only tests targets run benches]
 
 The steps run in that order (the device tests, the targets, the user's run, then the
-side-by-side benchmarks), so that a short lease spends itself on what matters most; ``--only`` picks some.
+side-by-side benchmarks), so that a short lease spends itself on what matters most;
+``--only`` picks some.
 ``--quick``: small sizes (SCALE 16 and 12, n = 1024), to try the script itself.
 """
 from __future__ import annotations

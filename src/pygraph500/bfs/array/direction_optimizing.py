@@ -68,11 +68,7 @@ def bfs_direction_optimizing_array(graph, root, *, backend="cpu", alpha=15.0, be
         else:
             bottom_up = go_bottom_up(nf, prev_nf, m_f, st.m_u, alpha)
         if not bottom_up and top_down_kernel:  # ---- a top-down level, by the kernels
-            rec.start(nf, st.m)
-            row = counts.row(level)
-            top_down_search_step(st, level, row, min(st.m, unvisited), rec)
-            rec.device(lv=row[2])
-            st.advance(row[0], row[1])
+            top_down_search_step(st, level, counts.row(level), min(st.m, unvisited), rec)
         elif not bottom_up:  # ---- a sort-unique top-down level
             top_down_level(st, level, "sort-unique", rec)
         else:  # ---- a bottom-up level

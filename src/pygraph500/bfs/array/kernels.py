@@ -170,11 +170,14 @@ def settle(nxt, counts, parent, depth, level):
             depth[v] = level + 1
 
 
-def top_down_search_step(st, level, row, most, rec):
+def top_down_search_step(st, level, row, most, rec) -> int:
     """One top-down level of the search ``st`` (``bfs.array.steps.Search``) by
-    ``top_down_level`` and ``settle``, counted in the device ``row`` (next queue's length,
-    its edges, LV); ``most``: a host bound on the vertices it can find (the settle grid)."""
+    ``top_down_level`` and ``settle``, counted in the zeroed device ``row`` (next queue's
+    length, its edges, LV) and recorded in ``rec``, as ``search.top_down_level`` does its
+    sort-unique form; ``most``: a host bound on the vertices it can find (the settle grid).
+    Returns the next queue's length (the level's one host read)."""
     xp, q = st.xp, st.queue
+    rec.start(st.nq, st.m)
     ends = xp.cumsum(st.deg[q])
     rec.lap("expand")
     if st.m:
@@ -186,4 +189,6 @@ def top_down_search_step(st, level, row, most, rec):
         if most:
             settle[blocks(most), THREADS](nxt, device_view(row), device_view(st.parent),
                                            device_view(depth_arg(xp, st.depth)), level)
+    rec.device(lv=row[2])
     rec.lap("update")
+    return st.advance(row[0], row[1])
