@@ -9,13 +9,14 @@ update) summed over the levels and averaged over the searches, and the memory pe
 device's memory pool on a GPU, the process's resident peak so far on the CPU). For ``sort-unique``
 the per-level thesis Table 4.1 of the first search (NLF before and after pruning) follows.
 Our compiled default (``direction-optimizing`` on the CPU) is timed on the same roots for
-scale. ``--compare-top-down`` adds a row for ``direction-optimizing`` with sort-unique
-top-down levels beside its bottom-up kernel (on a GPU its top-down levels are otherwise the
-top-down kernel; elsewhere the two rows run the same code).
+scale. ``--compare-forms`` adds a row for each form a GPU runs as kernels measured in its
+whole-array form: ``sort-unique`` by whole-array steps, and ``direction-optimizing`` with
+sort-unique top-down levels beside its bottom-up kernel (elsewhere each pair of rows runs
+the same code).
 
     python benchmarks/bench_array_bfs.py [--scales 16 18 20 22] [--roots 8]
                                          [--backend cpu|gpu] [--algorithms ...]
-                                         [--compare-top-down]
+                                         [--compare-forms]
 
 Markdown on stdout (for benchmarks/RESULTS.md), progress on stderr.
 """
@@ -53,10 +54,16 @@ def _peak_bytes(backend) -> int:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
 
 
-SORT_UNIQUE_TOP_DOWN = "direction-optimizing, sort-unique top-down"
+# --compare-forms: the whole-array form of each algorithm a GPU runs as kernels
+WHOLE_ARRAY_FORMS = {
+    "sort-unique": ("sort-unique, whole-array steps",
+                    partial(ARRAY_ALGORITHMS["sort-unique"], kernel=False)),
+    "direction-optimizing": ("direction-optimizing, sort-unique top-down",
+                             partial(bfs_direction_optimizing_array, top_down_kernel=False)),
+}
 
 
-def run_scale(scale, backend, names, nroots, compare_top_down=False):
+def run_scale(scale, backend, names, nroots, compare_forms=False):
     edges = kronecker(scale)
     t0 = time.perf_counter()
     host = build_csr(edges)
@@ -70,9 +77,8 @@ def run_scale(scale, backend, names, nroots, compare_top_down=False):
     fns = {name: ARRAY_ALGORITHMS.get(name) for name in names}
     if "direction-optimizing" in names:
         fns["direction-optimizing"] = bfs_direction_optimizing_array
-        if compare_top_down:
-            fns[SORT_UNIQUE_TOP_DOWN] = partial(bfs_direction_optimizing_array,
-                                                top_down_kernel=False)
+    if compare_forms:
+        fns.update(WHOLE_ARRAY_FORMS[name] for name in names if name in WHOLE_ARRAY_FORMS)
     fns["ours, compiled default"] = None
     for name, fn in fns.items():
         if fn is None:
@@ -118,8 +124,9 @@ def main(argv=None):
     ap.add_argument("--algorithms", nargs="+",
                     default=[*ARRAY_ALGORITHMS, "direction-optimizing"],
                     choices=[*ARRAY_ALGORITHMS, "direction-optimizing"])
-    ap.add_argument("--compare-top-down", action="store_true",
-                    help="also direction-optimizing with sort-unique top-down levels")
+    ap.add_argument("--compare-forms", action="store_true",
+                    help="also the whole-array forms of the algorithms a GPU runs as kernels "
+                         "(sort-unique; direction-optimizing's top-down levels)")
     args = ap.parse_args(argv)
     backend = get_backend(args.backend)
     import numba
@@ -128,7 +135,7 @@ def main(argv=None):
           f"{platform.processor() or platform.machine()}, {os.cpu_count()} cores, numba "
           f"{numba.__version__} ({numba.get_num_threads()} threads for the compiled default)\n")
     for scale in args.scales:
-        r = run_scale(scale, backend, args.algorithms, args.roots, args.compare_top_down)
+        r = run_scale(scale, backend, args.algorithms, args.roots, args.compare_forms)
         print(f"#### SCALE {scale}: {r['roots']} roots; kernel 1 on the backend "
               f"{r['k1_array']:.2f} s (compiled build_csr {r['k1_compiled']:.2f} s)\n")
         print("| algorithm | hmean MTEPS | median s | expand s | binary search s | prune s | "

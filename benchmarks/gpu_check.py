@@ -46,6 +46,7 @@ STEPS = ["tests", "targets", "run", "benches"]
 RUNS = {"direction-optimizing": "22", "hybrid": "20"}
 DEVICE_FREE = ["tests/test_gpu_budget.py",
                "tests/test_array_bfs.py::test_gpu_queue_kernel_under_the_simulator",
+               "tests/test_array_bfs.py::test_sort_unique_kernels_under_the_simulator",
                "tests/test_array_bfs.py::test_direction_optimizing_kernels_under_the_simulator",
                "tests/test_hybrid.py::test_warp_kernel_under_the_simulator",
                "tests/test_dist_device.py::test_bottom_up_kernel_on_every_rank_under_the_simulator",
@@ -157,7 +158,7 @@ def main(argv=None) -> int:
             scale = "16" if args.quick else "24"
             bfs = run(f"target: array BFS at SCALE {scale}",
                       [PY, "benchmarks/bench_array_bfs.py", "--backend", "gpu", "--scales", scale,
-                       "--roots", "8", "--algorithms", *BFS_TARGETS, "--compare-top-down"],
+                       "--roots", "8", "--algorithms", *BFS_TARGETS, "--compare-forms"],
                       3600)
             summary += bfs_targets(bfs["output"]) if bfs["ok"] else ["BFS targets: the run failed"]
             with tempfile.TemporaryDirectory() as tmp:

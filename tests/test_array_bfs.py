@@ -180,13 +180,13 @@ import json, os
 import numpy as np
 from pygraph500 import build_csr, kronecker
 from pygraph500.backend.arrays import checked_backend
-from pygraph500.bfs.array.search import bfs_gpu_queue
+from pygraph500.bfs.array.search import bfs_gpu_queue, bfs_sort_unique
 edges = kronecker(7, 8)
 g = build_csr(edges)
 out = []
 for root in json.loads(os.environ["ROOTS"]):
     be = checked_backend()  # counts what a device would wait for; a kernel's reads are its own
-    r = bfs_gpu_queue(g, root, backend=be, kernel=True)
+    r = SEARCH(g, root, backend=be, kernel=True)
     x = r.levels.extra
     out.append({"parent": r.parent.tolist(), "depth": r.depth.tolist(),
                 "CLQ": x["CLQ"].tolist(), "NLF": x["NLF"].tolist(), "LV": x["LV"].tolist(),
@@ -247,8 +247,29 @@ def test_gpu_queue_kernel_under_the_simulator():
     after the search, then the parent and depth copied."""
     edges = kronecker(7, 8)
     roots = choose_roots(build_csr(edges).degree() > 0, (2, 3), 4).tolist()
-    for res in _under_the_simulator(SIM_SCRIPT, edges, roots):
+    script = SIM_SCRIPT.replace("SEARCH", "bfs_gpu_queue")
+    for res in _under_the_simulator(script, edges, roots):
         _kernel_budget(res, "gpu-queue", 3)  # after the levels: statistics, parent, depth
+
+
+def test_sort_unique_kernels_under_the_simulator():
+    """Sort-unique's kernel form (a thread per queue entry packs the unvisited NLF elements'
+    keys, the keys sorted, a thread per key keeps each vertex's first), run by numba's CUDA
+    simulator: valid trees, scipy's distances, Table 4.1 consistent, and the same tree as the
+    whole-array steps (each parent the smallest neighbour one level up, by no race); on
+    numpy-checked one read per level and KERNEL_LEVEL_BUDGET's allocations, one read before
+    the levels (the root's degree), the statistics, parent and depth after."""
+    edges = kronecker(7, 8)
+    g = build_csr(edges)
+    roots = choose_roots(g.degree() > 0, (2, 3), 4).tolist()
+    script = SIM_SCRIPT.replace("SEARCH", "bfs_sort_unique")
+    for root, res in zip(roots, _under_the_simulator(script, edges, roots)):
+        _kernel_budget(res, "sort-unique", 4)
+        parent, depth = np.array(res["parent"]), np.array(res["depth"])
+        np.testing.assert_array_equal(parent, ARRAY_ALGORITHMS["sort-unique"](g, root).parent)
+        for v in np.flatnonzero(depth > 0):
+            nbrs = g.indices[g.indptr[v]:g.indptr[v + 1]]
+            assert parent[v] == nbrs[depth[nbrs] == depth[v] - 1].min()
 
 
 SIM_DIRECTION_OPTIMIZING = """

@@ -3,7 +3,7 @@ device here: numba's CUDA simulator runs Python, so a kernel can pass every simu
 and still not type on a device (``cuda.syncthreads_count`` of a bool did exactly that).
 
 The argument types are not written by hand: a small search of every kernel-backed algorithm
-(direction-optimizing's two kernels, gpu-queue, the hybrid's warp kernel, the distributed
+(direction-optimizing's two kernels, gpu-queue, sort-unique's two, the hybrid's warp kernel, the distributed
 array engine's bottom-up level, APSP's three algorithms in each dtype) runs under the
 simulator with its launches recorded (kernel, and each argument's dtype, dimensions and layout, or scalar
 type), and each distinct launch is compiled here by numba-cuda's NVVM (the ``ptx`` extra).
@@ -30,7 +30,7 @@ from numba.cuda.simulator import kernel as sim
 from pygraph500 import build_csr, kronecker
 from pygraph500.apsp import shortest_paths
 from pygraph500.bfs.array import bfs_direction_optimizing_array
-from pygraph500.bfs.array.search import bfs_gpu_queue
+from pygraph500.bfs.array.search import bfs_gpu_queue, bfs_sort_unique
 from pygraph500.backend.arrays import get_backend
 from pygraph500.bfs.hybrid import bfs_hybrid
 from pygraph500.distributed import SerialComm, build_dist, generate_local
@@ -58,6 +58,7 @@ g = build_csr(kronecker(6, 16))
 for depth in (True, False):
     bfs_direction_optimizing_array(g, 1, kernel=True, alpha=2.0, depth=depth)
     bfs_gpu_queue(g, 1, kernel=True, depth=depth)
+    bfs_sort_unique(g, 1, kernel=True, depth=depth)
 bfs_hybrid(build_csr(kronecker(4, 4)), 1, tasks=2, warp=True, alpha=1e-9)
 comm = SerialComm()
 dist = build_dist(comm, generate_local(comm, 6))
@@ -73,8 +74,8 @@ for algorithm in ("blocked", "min-plus", "floyd-warshall"):
 print(json.dumps(sorted(json.loads(s) for s in seen)))
 """
 
-KERNELS = {"queue_level", "bottom_up_level", "top_down_level", "settle", "warp_task_level",
-           "_fw_step", "_product", "_phases12", "_phase3"}
+KERNELS = {"queue_level", "bottom_up_level", "top_down_level", "settle", "gather_keys",
+           "settle_sorted", "warp_task_level", "_fw_step", "_product", "_phases12", "_phase3"}
 
 
 def _numba_type(desc):
@@ -87,10 +88,18 @@ def _numba_type(desc):
     return from_dtype(np.dtype(desc[1]))
 
 
-def test_every_kernel_compiles_for_sm_90():
+def test_every_kernel_compiles_for_sm_90(monkeypatch):
     """Each launch the simulator made (every kernel of the package, each with the argument
-    types it is launched with) compiles to PTX for sm_90."""
+    types it is launched with) compiles to PTX for sm_90. A device function called by a
+    kernel is compiled for the current device's compute capability, asked of the driver:
+    with no device here, the device is said to be sm_90."""
+    from types import SimpleNamespace
+
+    import numba.cuda.dispatcher
     from numba import cuda
+
+    monkeypatch.setattr(numba.cuda.dispatcher, "get_current_device",
+                        lambda: SimpleNamespace(compute_capability=(9, 0)))
 
     env = dict(os.environ, NUMBA_ENABLE_CUDASIM="1", PYGRAPH500_CUDA_TILE="4")
     proc = subprocess.run([sys.executable, "-c", RECORD], env=env, capture_output=True,

@@ -40,9 +40,11 @@ LEVEL_BUDGET = {
 
 # The numba.cuda forms, what a device runs (asserted under numba's CUDA simulator on
 # numpy-checked, a kernel's own reads being the device's): gpu-queue's counts row and read;
-# direction-optimizing's top-down level (the prefix sum, counts, read) is 5, a bottom-up
-# level 2, its first one 15 (it makes the per-search candidate lists and frontier masks).
-KERNEL_LEVEL_BUDGET = {"gpu-queue": (1, 2), "direction-optimizing": (1, 15)}
+# sort-unique's level adds the keys buffer to the prefix sum's two; direction-optimizing's
+# top-down level (the prefix sum, counts, read) is 5, a bottom-up level 2, its first one 15
+# (it makes the per-search candidate lists and frontier masks).
+KERNEL_LEVEL_BUDGET = {"gpu-queue": (1, 2), "sort-unique": (1, 6),
+                       "direction-optimizing": (1, 15)}
 
 __all__ = ["ARRAY_ALGORITHMS", "LEVEL_BUDGET", "KERNEL_LEVEL_BUDGET", "bfs_gpu_queue",
            "bfs_sort_unique", "bfs_bitmap_filter", "bfs_edge_parallel", "bfs_frontier_mask",

@@ -1,5 +1,5 @@
 """The hand-written GPU kernels of the array backend's BFS (numba.cuda): thesis 4.2.3's queue
-BFS and direction-optimizing's top-down step.
+BFS, sort-unique's level around the device's sort, and direction-optimizing's top-down step.
 
 ``queue_level`` is the straightforward GPU BFS level as the thesis writes it: one thread per
 queued vertex walks that vertex's adjacency list, claims every unvisited neighbour with a
@@ -30,6 +30,16 @@ whose minimum found no claim yet appends the vertex to the next queue (a slot pe
 from one global atomic add); ``settle``, the second launch, turns the claims into parents
 and writes the depths. The counts (next queue, its edges, LV) stay in a device row.
 
+``gather_keys`` and ``settle_sorted`` are a sort-unique level (thesis 4.3.2) on a GPU, the
+keys sorted between them: the first is step B (a thread per adjacency entry of the queue,
+found by the same binary search, ``entry``) with the visited test and the key packing
+``v * n + parent``, appending only the unvisited elements' keys; the second, a thread per
+sorted key, keeps each vertex's first key (its smallest parent), writes parent and depth and
+appends the next queue. Three launches a level where the whole-array steps take about 25,
+each NLF element read once instead of passing through a dozen temporary arrays (in the
+H200's slowest SCALE 24 search of the whole-array form, its binary-search and update phases
+took 57 ms of 139, its prune phases, the sort with its passes over the keys, 78).
+
 CuPy arrays go to the kernels through ``backend.cuda_launch.device_view`` (no stream
 synchronisation per argument).
 """
@@ -42,8 +52,8 @@ from ...backend.cuda_launch import device_view, hush_small_grids
 from ...primitives.arrays import SPARE
 from ...primitives.cuda_steps import NONE, THREADS, blocks, depth_arg
 
-__all__ = ["LevelCounts", "queue_level", "search", "top_down_level", "settle",
-           "top_down_search_step"]
+__all__ = ["LevelCounts", "queue_level", "search", "entry", "top_down_level", "settle",
+           "top_down_search_step", "gather_keys", "settle_sorted", "sort_unique_search_step"]
 
 _CLAIM = np.int64(-(1 << 62))  # a claim during a top-down level: the parent + _CLAIM
 hush_small_grids()
@@ -112,6 +122,23 @@ def search(backend, indptr, indices, parent, depth, root, rec):
     return parent, depth
 
 
+@cuda.jit(device=True)
+def entry(indptr, indices, queue, qlen, ends, e):
+    """(u, v): adjacency entry ``e`` of the queue is u's list's entry naming v; ``ends``: the
+    inclusive prefix sum of the queue's degrees, searched for the first list ending after e
+    (a hub's list spread over as many threads as it has entries)."""
+    lo = 0
+    hi = qlen - 1
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if ends[mid] > e:
+            hi = mid
+        else:
+            lo = mid + 1
+    u = queue[lo]
+    return u, indices[indptr[u + 1] - (ends[lo] - e)]
+
+
 @cuda.jit
 def top_down_level(indptr, indices, queue, qlen, ends, total, parent, nxt, counts):
     """One top-down level over the ``total`` adjacency entries of ``queue[:qlen]`` (``ends``:
@@ -131,16 +158,7 @@ def top_down_level(indptr, indices, queue, qlen, ends, total, parent, nxt, count
     rank = 0
     v = NONE
     if e < total:
-        lo = 0
-        hi = qlen - 1
-        while lo < hi:  # the first list ending after e
-            mid = (lo + hi) // 2
-            if ends[mid] > e:
-                hi = mid
-            else:
-                lo = mid + 1
-        u = queue[lo]
-        v = indices[indptr[u + 1] - (ends[lo] - e)]
+        u, v = entry(indptr, indices, queue, qlen, ends, e)
         if parent[v] < 0:
             fresh = np.int32(1)
             if cuda.atomic.min(parent, v, u + _CLAIM) == NONE:
@@ -189,6 +207,101 @@ def top_down_search_step(st, level, row, most, rec) -> int:
         if most:
             settle[blocks(most), THREADS](nxt, device_view(row), device_view(st.parent),
                                            device_view(depth_arg(xp, st.depth)), level)
+    rec.device(lv=row[2])
+    rec.lap("update")
+    return st.advance(row[0], row[1])
+
+
+@cuda.jit
+def gather_keys(indptr, indices, queue, qlen, ends, total, parent, n, keys, counts):
+    """Sort-unique's steps B and the key packing in one launch, a thread per adjacency entry
+    of ``queue[:qlen]`` (``ends`` as in ``top_down_level``): each NLF element whose vertex v
+    is unvisited appends the key ``v * n + u`` (u its parent) to ``keys`` (a slot per block
+    from one atomic add on ``counts[2]``, which ends as LV). ``keys`` was filled with the
+    sentinel ``n * n`` beyond them. Every thread reaches the block's barriers."""
+    e = cuda.grid(1)
+    tid = cuda.threadIdx.x
+    block = cuda.shared.array(2, np.int64)  # the block's keys, their first slot
+    if tid == 0:
+        block[0] = 0
+    cuda.syncthreads()
+    fresh = False
+    rank = 0
+    key = NONE
+    if e < total:
+        u, v = entry(indptr, indices, queue, qlen, ends, e)
+        if parent[v] < 0:
+            fresh = True
+            rank = cuda.atomic.add(block, 0, 1)
+            key = v * n + u
+    cuda.syncthreads()
+    if tid == 0 and block[0]:
+        block[1] = cuda.atomic.add(counts, 2, block[0])
+    cuda.syncthreads()
+    if fresh:
+        keys[block[1] + rank] = key
+
+
+@cuda.jit
+def settle_sorted(keys, most, n, indptr, parent, depth, level, nxt, counts):
+    """Sort-unique's unique and update steps in one launch over the sorted ``keys[:most]``:
+    the first key of each vertex v (the smallest parent) makes v's parent (and depth) and
+    appends v to ``nxt``; ``counts``: [0] vertices appended, [1] their adjacency entries.
+    Sentinel keys (vertex n) are skipped. Every thread reaches the block's barriers."""
+    t = cuda.grid(1)
+    tid = cuda.threadIdx.x
+    block = cuda.shared.array(3, np.int64)  # the block's vertices, their entries, first slot
+    if tid == 0:
+        block[0] = 0
+        block[1] = 0
+    cuda.syncthreads()
+    won = False
+    rank = 0
+    v = NONE
+    if t < most:
+        key = keys[t]
+        v = key // n
+        if v < n and (t == 0 or keys[t - 1] // n != v):
+            parent[v] = key - v * n
+            if depth.shape[0] > 0:
+                depth[v] = level + 1
+            won = True
+            rank = cuda.atomic.add(block, 0, 1)
+            cuda.atomic.add(block, 1, indptr[v + 1] - indptr[v])
+    cuda.syncthreads()
+    if tid == 0 and block[0]:
+        block[2] = cuda.atomic.add(counts, 0, block[0])
+        cuda.atomic.add(counts, 1, block[1])
+    cuda.syncthreads()
+    if won:
+        nxt[block[2] + rank] = v
+
+
+def sort_unique_search_step(st, level, row, rec) -> int:
+    """One sort-unique level of the search ``st`` (thesis 4.3.2) as a device runs it:
+    expand (the queue's degree prefix sum), ``gather_keys``, the keys sorted in place
+    (CuPy: the device's radix sort), ``settle_sorted``; counted in the zeroed device ``row``
+    and recorded in ``rec`` with the phases of the array form. The keys buffer holds
+    ``min(m, m_u)`` keys (the unvisited NLF elements are entries of unvisited lists), the
+    unused ones the sentinel. The parents equal the array form's: the smallest of each
+    vertex. Returns the next queue's length (the level's one host read)."""
+    xp, q, n = st.xp, st.queue, st.n
+    rec.start(st.nq, st.m)
+    ends = xp.cumsum(st.deg[q])
+    most = min(st.m, st.m_u)
+    rec.lap("expand")
+    if most:
+        keys = xp.full(most, n * n, dtype=np.int64)
+        gather_keys[blocks(st.m), THREADS](
+            *map(device_view, (st.indptr, st.indices, q)), st.nq, device_view(ends), st.m,
+            device_view(st.parent), n, device_view(keys), device_view(row))
+        rec.lap("search")
+        keys.sort()
+        rec.lap("prune")
+        settle_sorted[blocks(most), THREADS](
+            device_view(keys), most, n, device_view(st.indptr), device_view(st.parent),
+            device_view(depth_arg(xp, st.depth)), level, device_view(st.next_queue),
+            device_view(row))
     rec.device(lv=row[2])
     rec.lap("update")
     return st.advance(row[0], row[1])

@@ -11,7 +11,10 @@ the parents and make the next queue. The algorithms differ in the pruning:
   in whole-array steps: every unvisited NLF element tries to claim its vertex by a scatter
   of the parents read back (the element whose parent stayed won); the winners are the next
   queue.
-- ``sort-unique``: thesis 4.3.2: sort the (vertex, parent) pairs, keep one per vertex.
+- ``sort-unique``: thesis 4.3.2: sort the (vertex, parent) pairs, keep one per vertex. On a
+  GPU (and wherever ``kernel=True``) a level is three launches, the sort between two
+  numba.cuda kernels (``kernels.gather_keys``, ``kernels.settle_sorted``), where the
+  whole-array steps take about 25 and pass each NLF element through memory a dozen times.
 - ``bitmap-filter``: thesis 5.3's space-time trade-off: no sort; a per-vertex scratch array
   (allocated once per search) decides which element of each vertex wins.
 - ``frontier-mask``: seed 004's linear-work BFS: mark the unvisited NLF vertices in a
@@ -94,7 +97,7 @@ def top_down_level(st: Search, level: int, prune: str, rec, scratch=None, mask=N
     return st.advance(nq, m)
 
 
-def _search(graph, root, backend, prune, depth, on_device):
+def _search(graph, root, backend, prune, depth, on_device, kernel=False):
     be, xp, r, n, indptr, indices = prepare(graph, root, backend)
     st = Search(be, indptr, indices, n, r, depth)
     scratch = xp.empty(n + SPARE, dtype=np.int64) if prune == "bitmap-filter" else None
@@ -102,10 +105,16 @@ def _search(graph, root, backend, prune, depth, on_device):
     if prune == "frontier-mask":
         mask = xp.zeros(n + SPARE, dtype=bool)
         st.scans()
+    if kernel:  # sort-unique's kernel form
+        from .kernels import LevelCounts, sort_unique_search_step
+        counts = LevelCounts(xp, 3)  # per level: next queue, its edges, LV
     rec = LevelRecorder(be)
     level = 0
     while st.nq:
-        top_down_level(st, level, prune, rec, scratch, mask)
+        if kernel:
+            sort_unique_search_step(st, level, counts.row(level), rec)
+        else:
+            top_down_level(st, level, prune, rec, scratch, mask)
         level += 1
     return finish_result(be, st.parent, st.depth, r, rec, on_device)
 
@@ -127,9 +136,16 @@ def bfs_gpu_queue(graph, root, *, backend="cpu", depth=True, on_device=False, ke
     return finish_result(be, parent, dep, r, rec, on_device)
 
 
-def bfs_sort_unique(graph, root, *, backend="cpu", depth=True, on_device=False, **options):
-    """Sort-unique BFS (thesis 4.3.2) on the array backend; see the module."""
-    return _search(graph, root, backend, "sort-unique", depth, on_device)
+def bfs_sort_unique(graph, root, *, backend="cpu", depth=True, on_device=False, kernel=None,
+                    **options):
+    """Sort-unique BFS (thesis 4.3.2) on the array backend; see the module. ``kernel``: run
+    its levels as three launches (``kernels.sort_unique_search_step``: the gather and the key
+    packing, the device's sort, the unique and the update; default: when the backend's
+    arrays are on a device; True under numba's CUDA simulator runs it on NumPy arrays, for
+    tests); ``kernel=False`` keeps the whole-array steps (the form measured before)."""
+    be = resolve_backend(backend)
+    return _search(graph, root, be, "sort-unique", depth, on_device,
+                   be.on_cuda if kernel is None else kernel)
 
 
 def bfs_bitmap_filter(graph, root, *, backend="cpu", depth=True, on_device=False, **options):
