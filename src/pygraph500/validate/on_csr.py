@@ -6,9 +6,12 @@ the graph's edges standing in for the tuples.
 Why the verdicts are the tuples' verdicts: the CSR holds every non-loop tuple's edge, both
 ways, and nothing else. A self-loop breaks no rule and a duplicate repeats its twin's check;
 for kernel 3 the CSR keeps the lightest weight of duplicates, and a result that passes the
-triangle rule on the lightest passes it on the others, while a tree edge can only give
-``d(v) == float32(d(parent) + w)`` with a heavier twin if the lightest gives it too (float32
-addition is monotonic). The TEPS numerator, tuples with both ends reached (duplicates
+triangle rule on the lightest passes it on the others. A tree edge given only by a heavier
+twin (``d(v) == float32(d(parent) + w)`` for it, not for the lightest) is the one case the
+CSR cannot tell: float32 addition being monotonic, ``d(v)`` then exceeds ``d(parent)`` plus
+the lightest weight, so the result is invalid either way, but the tuples name
+``edge-distances`` (the lightest twin breaks the triangle rule) where the CSR names
+``tree-edge-distance``. The TEPS numerator, tuples with both ends reached (duplicates
 counted, self-loops not), is half the sum of kernel 1's ``tuple_degree`` over the reached
 vertices once no edge leaves the component. Offending edges are named ``(u, v)`` with
 ``u < v``, the first in vertex order, with no tuple index.
