@@ -238,8 +238,8 @@ def gather_keys(indptr, indices, queue, qlen, ends, total, parent, n, keys, coun
     if tid == 0 and block[0]:
         block[1] = cuda.atomic.add(counts, 2, block[0])
     cuda.syncthreads()
-    if fresh:
-        keys[block[1] + rank] = key
+    if fresh and block[1] + rank < keys.shape[0]:  # always, on a symmetric graph (m_u bounds
+        keys[block[1] + rank] = key               # them); never a write past the buffer
 
 
 @cuda.jit
