@@ -39,10 +39,12 @@ LEVEL_BUDGET = {
 }
 
 # The numba.cuda forms, what a device runs (asserted under numba's CUDA simulator on
-# numpy-checked, a kernel's own reads being the device's): gpu-queue's counts row and read;
-# sort-unique's level adds the keys buffer to the prefix sum's two; direction-optimizing's
-# top-down level (the prefix sum, counts, read) is 5, a bottom-up level 2, its first one 15
-# (it makes the per-search candidate lists and frontier masks).
+# numpy-checked, a kernel's own reads being the device's). The allocations: gpu-queue's two
+# scalars of its counts row recorded (LV, NLF); sort-unique's queue degrees and their prefix
+# sum, the keys buffer and three scalars of the counts row (LV, the next queue's length and
+# edges); direction-optimizing's top-down level the same but the keys (5), a bottom-up level
+# its two scalars (2), its first one 15 (it makes the per-search candidate lists and
+# frontier masks).
 KERNEL_LEVEL_BUDGET = {"gpu-queue": (1, 2), "sort-unique": (1, 6),
                        "direction-optimizing": (1, 15)}
 
