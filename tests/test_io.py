@@ -6,7 +6,7 @@ import pytest
 
 from pygraph500.errors import InputError
 from pygraph500.generator import kronecker
-from pygraph500.io import read_edges, read_parents, write_edges, write_text_edges, write_json
+from pygraph500.io import read_answer, read_edges, write_edges, write_text_edges, write_json
 
 
 def test_binary_edges_layout_and_roundtrip(tmp_path):
@@ -61,14 +61,14 @@ def test_missing_file():
     with pytest.raises(InputError, match="cannot read"):
         read_edges("/nonexistent/x.bin")
     with pytest.raises(InputError, match="cannot read"):
-        read_parents("/nonexistent/p.npy")
+        read_answer("/nonexistent/p.npy", 4)
 
 
 def test_parents_must_be_integers(tmp_path):
     p = tmp_path / "p.npy"
     np.save(p, np.zeros(4, dtype=np.float64))
     with pytest.raises(InputError, match="integers"):
-        read_parents(str(p))
+        read_answer(str(p), 4)
 
 
 def test_failed_write_leaves_nothing(tmp_path):

@@ -11,22 +11,23 @@ PACKAGE = "pygraph500"
 MAX_LINES = 500
 
 # Which top-level packages each may import (DESIGN.md's layers). Anything not listed here may
-# import only errors and backend (besides itself).
+# import only errors, process and backend (besides itself). A package that holds numba code
+# imports primitives first, for numba's package cache (see test_numba_packages_load_the_cache_first).
 ALLOWED = {
     "primitives": set(),
-    "generator": {"graph"},
+    "generator": {"graph", "primitives"},
     "graph": {"primitives"},
     "validate": {"graph", "primitives"},
     "bfs": {"graph", "primitives"},
     "sssp": {"graph", "primitives", "bfs"},
     "distributed": {"graph", "primitives", "generator", "validate"},
-    "io": {"graph"},
-    "apsp": {"generator", "graph", "io"},
+    "io": {"graph", "primitives"},
+    "apsp": {"generator", "graph", "io", "primitives"},
     "report": {"bfs", "sssp", "distributed", "io", "validate"},
     "benchmark": {"bfs", "sssp", "distributed", "generator", "graph", "io", "report", "validate",
                   "primitives"},
 }
-ALWAYS = {"errors", "backend"}
+ALWAYS = {"errors", "process", "backend"}
 
 
 def _modules():
@@ -146,3 +147,43 @@ def test_layers_point_down():
             if target and target != pkg and target not in ALLOWED[pkg] | ALWAYS:
                 bad.append(f"{name} -> {d}")
     assert not bad
+
+
+def _first_import(path):
+    """The first package module a file imports, resolved like ``_imports``."""
+    with open(path) as f:
+        tree = ast.parse(f.read(), path)
+    for node in tree.body:
+        if isinstance(node, ast.ImportFrom) and node.level:
+            return ".".join([node.module or ""] + [a.name for a in node.names][:1]).lstrip(".")
+    return None
+
+
+def test_numba_packages_load_the_cache_first():
+    """``import pygraph500`` loads nothing (the command handles signals before any heavy
+    import), so every package holding numba code imports primitives first: numba's package
+    cache (primitives/numba_cache.py) is installed before any kernel is defined, whichever
+    module a user imports first."""
+    root = os.path.join(SRC, PACKAGE)
+    with_numba = set()  # packages that define compiled kernels
+    for name, path in MODULES.items():
+        with open(path) as f:
+            text = f.read()
+        if len(name.split(".")) > 2 and any(k in text for k in ("njit", "@numba.", "cuda.jit")):
+            with_numba.add(name.split(".")[1])
+    with_numba -= {"primitives"}
+    assert with_numba == {"apsp", "bfs", "distributed", "generator", "graph", "io", "sssp",
+                          "validate"}
+    for package in sorted(with_numba):
+        assert _first_import(os.path.join(root, package, "__init__.py")) == "primitives", package
+
+
+def test_the_package_imports_nothing_heavy():
+    import subprocess
+    import sys
+
+    code = ("import sys, pygraph500, pygraph500.cli; "
+            "print(sorted(m for m in ('numpy', 'numba', 'scipy') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         env=dict(os.environ, PYTHONPATH=SRC), check=True).stdout
+    assert out.strip() == "[]"

@@ -22,35 +22,69 @@ Kernel 3::
     from pygraph500.sssp import ALGORITHMS as SSSP    # the registry of kernel-3 algorithms
     result = SSSP["delta-stepping"](graph, root=0)
     report = validate_sssp(edges, result.parent, result.distance, 0)
+
+The names are loaded on first use (``import pygraph500`` imports neither numba nor scipy), so
+the `graph500` command handles signals before any heavy import. ``pygraph500.bfs``,
+``pygraph500.sssp`` and ``pygraph500.validate`` are functions (the first two ``api``'s); the
+packages of the same names stay importable (``from pygraph500.bfs import ALGORITHMS``).
 """
+import sys
+import types
+
 __version__ = "0.1.0"
 
-from . import primitives  # noqa: F401  (first: installs numba's package cache, numba_cache)
+# public name -> the module (relative to this package) that defines it
+_HOMES = {
+    "kronecker": "generator", "rmat": "generator", "erdos_renyi": "generator",
+    "make_random_numbers": "generator",
+    "EdgeList": "graph", "CSRGraph": "graph", "build_csr": "graph", "from_scipy": "graph",
+    "from_networkx": "graph",
+    "ALGORITHMS": "bfs", "DEFAULT_ALGORITHM": "bfs", "BFSResult": "bfs",
+    "validate": "validate", "validate_sssp": "validate", "ValidationReport": "validate",
+    "SSSPResult": "sssp",
+    "RunConfig": "benchmark", "run_benchmark": "benchmark", "BenchmarkResult": "benchmark",
+    "choose_roots": "benchmark",
+    "Graph500Error": "errors", "InputError": "errors", "ResourceError": "errors",
+    "ValidationError": "errors", "OutputError": "errors",
+    "read_graph": "io", "write_graph": "io", "convert_graph": "io", "GraphFile": "io",
+    "bfs": "api", "sssp": "api",
+}
+__all__ = list(_HOMES)
 
-from .benchmark import BenchmarkResult, RunConfig, choose_roots, run_benchmark
-from .bfs import ALGORITHMS, DEFAULT_ALGORITHM, BFSResult
-from .errors import Graph500Error, InputError, ResourceError, ValidationError
-from .generator import erdos_renyi, kronecker, make_random_numbers, rmat
-from .graph import CSRGraph, EdgeList, build_csr, from_networkx, from_scipy
-from .validate import ValidationReport, validate, validate_sssp
-from .sssp import SSSPResult
-from .io import GraphFile, convert_graph, read_graph, write_graph
 
-# ``pygraph500.bfs`` is the ecosystem-style search function (pygraph500.api.bfs). Importing the
-# algorithms package above bound the attribute to the package; the function replaces it here,
-# after that import. The package itself stays in sys.modules as "pygraph500.bfs", which is
-# where ``from pygraph500.bfs import ALGORITHMS`` and ``import pygraph500.bfs.array`` look, so
-# they keep working; only attribute access (``pygraph500.bfs.ALGORITHMS``) now sees the function.
-# ``pygraph500.sssp`` likewise: the function of kernel 3 (the package of SSSP algorithms stays
-# importable as ``pygraph500.sssp`` through sys.modules).
-from .api import bfs, sssp  # noqa: E402  (must come after the algorithm packages are imported)
+def _load(name: str):
+    from importlib import import_module
 
-__all__ = [
-    "kronecker", "rmat", "erdos_renyi", "make_random_numbers",
-    "EdgeList", "CSRGraph", "build_csr", "from_scipy", "from_networkx",
-    "ALGORITHMS", "DEFAULT_ALGORITHM", "BFSResult",
-    "validate", "validate_sssp", "ValidationReport", "SSSPResult", "sssp",
-    "RunConfig", "run_benchmark", "BenchmarkResult", "choose_roots",
-    "Graph500Error", "InputError", "ResourceError", "ValidationError",
-    "bfs", "read_graph", "write_graph", "convert_graph", "GraphFile",
-]
+    from . import primitives  # noqa: F401  (first: numba's package cache, before any kernel)
+
+    return getattr(import_module(f".{_HOMES[name]}", __name__), name)
+
+
+def __getattr__(name: str):
+    if name not in _HOMES:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = _load(name)
+    globals()[name] = value
+    return value
+
+
+def __dir__():
+    return sorted(set(globals()) | set(__all__))
+
+
+def _function(name: str) -> property:
+    """The attribute ``name``: always the function, though a package has the same name (the
+    import system's binding of that package to this attribute is set aside; the package stays
+    in ``sys.modules``)."""
+    return property(lambda self: _load(name), lambda self, value: None)
+
+
+class _Package(types.ModuleType):
+    """This package's module type: the functions that share a name with a package."""
+
+    bfs = _function("bfs")
+    sssp = _function("sssp")
+    validate = _function("validate")
+
+
+sys.modules[__name__].__class__ = _Package

@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from .bfs import DEFAULT_ALGORITHM, DETERMINISTIC_ALGORITHMS, get_algorithm
-from .errors import InputError
+from .errors import InputError, shown
 from .graph import CSRGraph, EdgeList, build_csr, from_networkx, from_scipy
 from .graph.relabel import search_in_original_labels
 
@@ -66,7 +66,7 @@ def as_csr(graph, source):
         try:
             index = nodes.index(source)
         except ValueError:
-            raise InputError(f"source {source!r} is not a node of the networkx graph") from None
+            raise InputError(f"source {shown(source)} is not a node of the networkx graph") from None
         return from_networkx(graph, nodes), index, None
     elif isinstance(graph, (tuple, list)) and len(graph) == 2:
         csr = build_csr(_edges_from_arrays(graph[0], graph[1], source))
@@ -75,7 +75,7 @@ def as_csr(graph, source):
             "graph must be a CSRGraph, a scipy.sparse matrix, a networkx graph, an EdgeList, "
             f"a GraphFile or an (src, dst) pair of arrays; got {type(graph).__name__}")
     if not isinstance(source, (int, np.integer)) or not 0 <= int(source) < csr.num_vertices:
-        raise InputError(f"source {source!r} is not a vertex (0..{csr.num_vertices - 1})")
+        raise InputError(f"source {shown(source)} is not a vertex (0..{csr.num_vertices - 1})")
     return csr, int(source), gf
 
 
@@ -161,7 +161,7 @@ def as_weighted_csr(graph, source, weight="weight"):
     if _is_networkx(graph):
         nodes = list(graph)
         if source not in nodes:
-            raise InputError(f"source {source!r} is not a node of the networkx graph")
+            raise InputError(f"source {shown(source)} is not a node of the networkx graph")
         return from_networkx(graph, nodes, weight=weight), nodes.index(source)
     if isinstance(graph, (tuple, list)) and len(graph) == 3:
         w = np.asarray(graph[2])

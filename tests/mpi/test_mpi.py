@@ -267,3 +267,104 @@ def test_one_gpu_per_rank_on_a_device(warm_cache, tmp_path):
     assert runs["gpu"]["valid"] and "GPU" in runs["gpu"]["distributed"]["device"]
     assert ([r["nedge"] for r in runs["gpu"]["runs"]]
             == [r["nedge"] for r in runs["cpu"]["runs"]])
+
+
+def test_a_json_that_cannot_be_written_is_one_line_after_the_results(warm_cache, tmp_path):
+    """Issue 38: the official block is printed before --json is written; a failed write is one
+    line and exit status 2, not an abort of every rank."""
+    env = _env(PYGRAPH500_FAIL_WRITE="ENOSPC@2")
+    p = graph500_mpi(2, "run", "--scale", "10", "--roots", "4", "-q", "--json",
+                     str(tmp_path / "r.json"), env=env, timeout=120)
+    assert p.returncode == 2, (p.returncode, p.stderr)
+    assert _official(p.stdout)["num_mpi_processes"] == "2"
+    assert [l for l in p.stderr.splitlines() if l.strip()] == [
+        f"graph500: error: cannot write {tmp_path / 'r.json'}: No space left on device "
+        "(injected at write 2)"], p.stderr
+    assert os.listdir(tmp_path) == []
+
+
+@pytest.fixture
+def launched():
+    """Starts ``mpiexec -n P python -m pygraph500 ...`` and kills what is left of it (ranks
+    included) when the test ends, whatever happened."""
+    import psutil
+
+    started = []
+
+    def launch(n, *args):
+        p = subprocess.Popen([MPIEXEC, "-n", str(n), sys.executable, "-m", "pygraph500",
+                              *args], env=_env(), text=True, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, stdin=subprocess.DEVNULL)
+        started.append((p, psutil.Process(p.pid)))
+        return p
+
+    yield launch
+    for p, proc in started:
+        if p.poll() is None:
+            for child in proc.children(recursive=True) + [proc]:
+                try:
+                    child.kill()
+                except psutil.NoSuchProcess:
+                    pass
+            p.wait()
+
+
+def _ranks(launcher):
+    """The rank processes an mpiexec started (its descendants running pygraph500)."""
+    import psutil
+
+    found = []
+    for child in psutil.Process(launcher.pid).children(recursive=True):
+        try:
+            if "pygraph500" in " ".join(child.cmdline()):
+                found.append(child)
+        except psutil.NoSuchProcess:
+            pass
+    return found
+
+
+def test_an_interrupt_is_said_once_for_all_ranks(warm_cache, launched):
+    """Ctrl-C to mpiexec reaches every rank: one line says so, not one per rank, and the job
+    ends even when ranks wait in a collective for a rank that is gone."""
+    import signal
+
+    p = launched(3, "run", "--scale", "16", "--roots", "64", "-q")
+    deadline = time.monotonic() + 60
+    while len(_ranks(p)) < 3 and time.monotonic() < deadline:
+        time.sleep(0.1)
+    time.sleep(1.5)  # importing, generating or searching
+    p.send_signal(signal.SIGINT)
+    out, err = p.communicate(timeout=120)
+    ours = [l for l in err.splitlines() if l.startswith("graph500:")]
+    assert ours == ["graph500: interrupted on rank 0 of 3 (SIGINT)"], err
+    assert p.returncode == 130 and "Traceback" not in err
+
+
+def test_ranks_killed_after_the_results_do_not_fail_the_run(warm_cache, launched):
+    """A SIGTERM to the ranks once the official block is out (they are finishing: MPI's
+    finalisation, the interpreter's) changes nothing: exit status 0, no banner."""
+    import signal
+
+    import psutil
+
+    for _ in range(5):
+        p = launched(2, "run", "--scale", "12", "--roots", "4", "-q")
+        lines = []
+        for line in p.stdout:
+            lines.append(line)
+            if line.startswith("bfs  stddev_validate"):
+                break
+        hit = 0
+        for rank in _ranks(p):
+            try:
+                rank.send_signal(signal.SIGTERM)
+                hit += 1
+            except psutil.NoSuchProcess:
+                pass
+        out, err = p.communicate(timeout=120)
+        assert p.returncode == 0, (p.returncode, err)
+        assert "BAD TERMINATION" not in err and "graph500:" not in err, err
+        assert _official("".join(lines))["NBFS"] == "4"
+        if hit:
+            return
+    pytest.skip("the ranks had exited before the signal could reach them, five times")

@@ -6,6 +6,7 @@ Floyd-Warshall, on the CPU (numba) and on a GPU (numba.cuda).
     r = shortest_paths(W, algorithm="blocked", return_predecessors=True)
     r.dist[0, 5], path(r.pred, 0, 5), r.ops_per_second
 """
+from .. import primitives  # noqa: F401  (first: numba's package cache, before any kernel)
 from .matrix import DTYPES, as_matrix, from_edges, kronecker_weighted, random_graph, unreachable
 from .solve import (ALGORITHMS, BACKENDS, APSPResult, NegativeCycleError, estimate_bytes, path,
                     shortest_paths)

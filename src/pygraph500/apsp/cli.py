@@ -60,6 +60,7 @@ def add_apsp_parser(sub) -> None:
     ap.add_argument("--check", action="store_true",
                     help="compare with scipy.sparse.csgraph.floyd_warshall (exit 1 if different)")
     ap.add_argument("--json", metavar="FILE", help="also write the results as JSON")
+    ap.set_defaults(handler=cmd_apsp)
 
 
 def cmd_apsp(args) -> int:

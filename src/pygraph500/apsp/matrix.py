@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..errors import InputError
+from ..errors import InputError, shown
 
 __all__ = ["DTYPES", "unreachable", "random_graph", "from_edges", "kronecker_weighted",
            "as_matrix", "Encoding"]
@@ -52,11 +52,11 @@ def random_graph(n: int, density: float = 0.25, max_weight: int = 1000, seed: in
     """
     dt = _dtype(dtype)
     if not isinstance(n, (int, np.integer)) or n < 1:
-        raise InputError(f"n must be a positive integer, got {n!r}")
+        raise InputError(f"n must be a positive integer, got {shown(n)}")
     if not 0.0 <= float(density) <= 1.0:
-        raise InputError(f"density must be in [0, 1], got {density!r}")
+        raise InputError(f"density must be in [0, 1], got {shown(density)}")
     if not isinstance(max_weight, (int, np.integer)) or max_weight < 1:
-        raise InputError(f"max_weight must be a positive integer, got {max_weight!r}")
+        raise InputError(f"max_weight must be a positive integer, got {shown(max_weight)}")
     rng = np.random.default_rng(seed)
     W = np.full((n, n), unreachable(dt), dtype=dt)
     for lo in range(0, n, 1024):  # in row blocks: no n x n temporary of float64
@@ -94,7 +94,7 @@ def from_edges(src, dst, weights, num_vertices: int, dtype="float64",
         raise InputError(f"edge {i} ({int(src[i])}, {int(dst[i])}) is outside 0..{n - 1}")
     if not np.all(np.isfinite(w)):
         i = int(np.flatnonzero(~np.isfinite(w))[0])
-        raise InputError(f"edge {i} has a weight that is not finite: {w[i]!r}")
+        raise InputError(f"edge {i} has a weight that is not finite: {shown(w[i])}")
     if dt.kind == "i" and not np.all(np.asarray(w) == np.round(w)):
         raise InputError("integer dtype asked for, but some weights are not integers")
     W = np.full((n, n), unreachable(dt), dtype=dt)

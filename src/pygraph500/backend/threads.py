@@ -1,17 +1,20 @@
 """The number of CPU threads the compiled kernels use (numba's thread pool)."""
 from __future__ import annotations
 
-from ..errors import InputError
+import numbers
+
+from ..errors import InputError, shown
 
 
 def check_threads(threads: int | None) -> None:
-    """InputError unless ``threads`` is None or in 1..NUMBA_NUM_THREADS."""
+    """InputError unless ``threads`` is None or an integer (NumPy's too) in
+    1..NUMBA_NUM_THREADS."""
     import numba
 
     if threads is not None:
         limit = numba.config.NUMBA_NUM_THREADS
-        if not isinstance(threads, int) or not 1 <= threads <= limit:
-            raise InputError(f"--threads must be in [1, {limit}], got {threads!r}")
+        if not isinstance(threads, numbers.Integral) or not 1 <= threads <= limit:
+            raise InputError(f"--threads must be in [1, {limit}], got {shown(threads)}")
 
 
 def set_threads(threads: int | None) -> int:
@@ -21,7 +24,7 @@ def set_threads(threads: int | None) -> int:
 
     check_threads(threads)
     if threads is not None:
-        numba.set_num_threads(threads)
+        numba.set_num_threads(int(threads))
     return numba.get_num_threads()
 
 

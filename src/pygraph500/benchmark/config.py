@@ -5,13 +5,14 @@ its own flag names.
 """
 from __future__ import annotations
 
+import numbers
 from dataclasses import dataclass
 
 from ..backend.arrays import BACKENDS, DEVICE_BACKENDS
 from ..backend.threads import check_threads
 from ..bfs import DEFAULT_ALGORITHM, DETERMINISTIC_ALGORITHMS, get_algorithm
 from ..bfs.array import ARRAY_ALGORITHMS
-from ..errors import InputError
+from ..errors import InputError, shown
 from ..generator import check_scale, check_seed
 from ..graph.build import SORT_VERTICES
 from .roots import NUM_ROOTS
@@ -101,8 +102,9 @@ class RunConfig:
         if self.sort_vertices not in SORT_VERTICES:
             raise InputError(f"sort_vertices must be one of None, 'degree'; got "
                              f"{self.sort_vertices!r}")
-        if not isinstance(self.num_roots, int) or self.num_roots < 1:
-            raise InputError(f"num_roots must be an integer >= 1, got {self.num_roots!r}")
+        if not isinstance(self.num_roots, numbers.Integral) or self.num_roots < 1:
+            raise InputError(f"num_roots must be an integer >= 1, got {shown(self.num_roots)}")
+        self.num_roots = int(self.num_roots)
         check_threads(self.threads)
         if self.backend not in BACKENDS:
             raise InputError(f"backend must be one of {', '.join(BACKENDS)}; got "
@@ -128,9 +130,10 @@ class RunConfig:
             if self.algorithm != "determinate":
                 raise InputError("workers applies to algorithm determinate (threads sets the "
                                  "others' threads)")
-            if not isinstance(self.workers, int) or not 1 <= self.workers <= 1024:
+            if not isinstance(self.workers, numbers.Integral) or not 1 <= self.workers <= 1024:
                 raise InputError(f"workers must be an integer in [1, 1024], got "
-                                 f"{self.workers!r}")
+                                 f"{shown(self.workers)}")
+            self.workers = int(self.workers)
         if self.partition not in PARTITIONS:
             raise InputError(f"partition must be one of {', '.join(PARTITIONS)}; got "
                              f"{self.partition!r}")

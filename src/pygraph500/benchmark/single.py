@@ -84,9 +84,23 @@ class SingleSearch:
         else:
             lines.append(f"validation:        INVALID: {self.message}")
         if self.out:
-            cols = "vertex, parent" + (", distance" if self.depth is not None else "")
-            lines.append(f"wrote:             {self.out} ({self.rows} rows: {cols})")
+            lines.append(self.wrote())
         return "\n".join(lines)
+
+    def write(self, out: str) -> int:
+        """Write the table to ``out`` (.npy or .csv): one row per reached vertex, ``vertex,
+        parent[, distance]`` in the file's ids; the number of rows."""
+        vertices = np.flatnonzero(self.parent >= 0)
+        ids = self.graph.user_ids
+        self.rows = write_search_table(out, ids(vertices), ids(self.parent[vertices]),
+                                       None if self.depth is None else self.depth[vertices])
+        self.out = out
+        return self.rows
+
+    def wrote(self) -> str:
+        """The summary's line for the table written."""
+        cols = "vertex, parent" + (", distance" if self.depth is not None else "")
+        return f"wrote:             {self.out} ({self.rows} rows: {cols})"
 
 
 def sssp_file(path: str, root: int, *, out: str | None = None,
@@ -157,11 +171,7 @@ def search_file(path: str, root: int, *, out: str | None = None, distances: bool
     if not sssp and run.max_depth is None and result.depth is not None and reached:
         run.max_depth = int(result.depth[reached_mask].max())
     if out is not None and run.valid is not False:
-        vertices = np.flatnonzero(reached_mask)
-        run.rows = write_search_table(out, graph.user_ids(vertices),
-                                      graph.user_ids(parent[vertices]),
-                                      None if dist is None else dist[vertices])
-        run.out = out
+        run.write(out)
     return run
 
 

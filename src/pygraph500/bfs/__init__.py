@@ -27,6 +27,7 @@ CPU ones and ``spmv`` take ``deterministic`` (default False): True gives the can
 ``parent[v]`` = the smallest neighbour of v one level nearer the root (``steps.canonical``),
 the same for any number of threads and the tree ``determinate`` gives.
 """
+from .. import primitives  # noqa: F401  (first: numba's package cache, before any kernel)
 from .types import BFSResult, LevelStats, LevelTable
 from .reference import bfs_reference
 from .topdown_queue import bfs_topdown_queue

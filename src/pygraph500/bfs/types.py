@@ -12,7 +12,7 @@ from dataclasses import dataclass, field, asdict
 
 import numpy as np
 
-from ..errors import InputError
+from ..errors import InputError, shown
 
 __all__ = ["LevelStats", "LevelTable", "BFSResult", "TOP_DOWN", "BOTTOM_UP", "DIRECTIONS",
            "check_root", "check_positive"]
@@ -286,7 +286,7 @@ def check_root(graph, root) -> int:
     try:
         r = operator.index(root)
     except TypeError:
-        raise InputError(f"BFS root must be an integer vertex label, got {root!r}") from None
+        raise InputError(f"BFS root must be an integer vertex label, got {shown(root)}") from None
     if not 0 <= r < graph.num_vertices:
         raise InputError(
             f"BFS root {r} is not a vertex: the graph has {graph.num_vertices} vertices "
@@ -301,7 +301,7 @@ def check_positive(name: str, value) -> float:
     try:
         x = float(value)
     except (TypeError, ValueError):
-        raise InputError(f"{name} must be a positive number, got {value!r}") from None
+        raise InputError(f"{name} must be a positive number, got {shown(value)}") from None
     if not x > 0:
-        raise InputError(f"{name} must be a positive number, got {value!r}")
+        raise InputError(f"{name} must be a positive number, got {shown(value)}")
     return x

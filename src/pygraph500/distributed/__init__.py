@@ -2,6 +2,7 @@
 paper 001's 2D mesh, and the distributed generation, kernel 1, BFS (thesis Algorithm 4 with
 sort-unique pruning; 2D expand and fold), SSSP (kernel 3: delta-stepping) and their
 validation, all written against ``Comm`` so they also run embedded on ``SerialComm``."""
+from .. import primitives  # noqa: F401  (first: numba's package cache, before any kernel)
 from .build import DistGraph, build_dist
 from .build2d import DistGraph2D, build_2d, mesh_comms
 from .comm import (Comm, MPIComm, SerialComm, abort_on_error, collective_check,

@@ -28,6 +28,8 @@ from contextlib import contextmanager
 import numpy as np
 
 from ..errors import Graph500Error, InputError
+from ..process import (command_ending, interrupted_line, launched_rank, launched_size,
+                       remove_temporaries, signal_received)
 
 __all__ = ["Comm", "SerialComm", "MPIComm", "KeptBuffers", "world", "launched_rank",
            "launched_size", "yield_core", "abort_on_error", "collective_check", "REDUCE_OPS"]
@@ -37,16 +39,6 @@ REDUCE_OPS = ("sum", "max", "min")
 # outnumber the cores (mpiexec -n 4 on 2) would otherwise spin while the sender waits for one.
 POLLS_BEFORE_YIELD = 64
 ABORT_GRACE = 1.0  # seconds between a failing rank's message and MPI_Abort
-
-# Variables a launcher sets in every process it starts: (rank variable, size variable).
-_LAUNCH_VARS = (
-    ("PMI_RANK", "PMI_SIZE"),                              # MPICH hydra, Intel MPI
-    ("OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_SIZE"),      # Open MPI
-    ("MV2_COMM_WORLD_RANK", "MV2_COMM_WORLD_SIZE"),        # MVAPICH
-    ("PMIX_RANK", None),                                   # any PMIx launcher
-    ("SLURM_PROCID", "SLURM_STEP_NUM_TASKS"),              # srun (a job step, not sbatch)
-)
-
 
 def yield_core() -> None:
     """A waiting rank gives its core to the ranks it waits for (they may share it)."""
@@ -66,32 +58,6 @@ class KeptBuffers(dict):
             b = np.empty((cap,) if width is None else (cap, width), dtype=dtype)
             self[name] = b
         return b
-
-
-def _launch_var(which: int) -> int | None:
-    for pair in _LAUNCH_VARS:
-        name = pair[which]
-        if name is None:
-            continue
-        if which == 0 and name == "SLURM_PROCID" and "SLURM_STEP_NUM_TASKS" not in os.environ:
-            continue  # inside sbatch but not srun: not an MPI launch
-        value = os.environ.get(name)
-        if value is not None:
-            try:
-                return int(value)
-            except ValueError:
-                continue
-    return None
-
-
-def launched_rank() -> int | None:
-    """This process's rank as the launcher says (no MPI call), None when not launched."""
-    return _launch_var(0)
-
-
-def launched_size() -> int | None:
-    """The number of processes the launcher started (None when unknown or not launched)."""
-    return _launch_var(1)
 
 
 class Comm:
@@ -399,28 +365,37 @@ def _one_line(exc: BaseException) -> str:
 
 @contextmanager
 def abort_on_error(comm: Comm, prog: str = "graph500"):
-    """Run rank code; on an exception print ``prog: error on rank R of P: message`` (one
-    line) and abort all ranks with status 2 for a Graph500Error (bad input, not enough
-    memory), 130 for an interrupt, 1 otherwise. PYGRAPH500_TRACEBACK=1 adds the traceback.
+    """Run rank code; on an exception remove this rank's temporaries, print one line (``prog:
+    error on rank R of P: message``, or ``prog: interrupted on rank R of P (SIGNAL)``) and
+    abort all ranks with status 2 for a Graph500Error (bad input, not enough memory, a file
+    not written), 128 + the signal for an interrupt, 1 otherwise. PYGRAPH500_TRACEBACK=1 adds
+    the traceback.
 
-    Bad input is often found by every rank at once (a graph with no search key): a rank other
-    than 0 waits before it speaks, so that when rank 0 has the same error its abort ends the
-    job with one line, not P."""
+    Bad input is often found by every rank at once (a graph with no search key), and mpiexec
+    passes a signal to every rank: a rank other than 0 waits before it speaks, so that when
+    rank 0 has the same error its abort ends the job with one line, not P."""
     try:
         yield
     except SystemExit:
         raise
     except BaseException as exc:  # noqa: BLE001 - every failure must end every rank
-        code = 2 if isinstance(exc, Graph500Error) else 130 if isinstance(
-            exc, KeyboardInterrupt) else 1
-        if code == 2 and comm.rank != 0:
+        command_ending()  # no signal may break the ending below
+        remove_temporaries()
+        # an interrupt may surface as another error (a library's, raised where it was cut)
+        signum = getattr(exc, "signum", None) or signal_received() or (
+            2 if isinstance(exc, KeyboardInterrupt) else None)
+        interrupted = signum is not None
+        code = 128 + signum if interrupted else 2 if isinstance(exc, Graph500Error) else 1
+        if code != 1 and comm.rank != 0:
             time.sleep(2 * ABORT_GRACE)  # rank 0's abort comes after ABORT_GRACE
         where = f" on rank {comm.rank} of {comm.size}" if comm.size > 1 else ""
         if os.environ.get("PYGRAPH500_TRACEBACK"):
             import traceback
 
             traceback.print_exc()
-        print(f"{prog}: error{where}: {_one_line(exc)}", file=sys.stderr, flush=True)
+        line = (interrupted_line(code - 128, prog) if interrupted
+                else f"{prog}: error{where}: {_one_line(exc)}")
+        print(line, file=sys.stderr, flush=True)
         if comm.size > 1:
             # MPI_Abort tears the launcher down at once; give it time to forward the line
             time.sleep(ABORT_GRACE)

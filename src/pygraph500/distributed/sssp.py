@@ -50,7 +50,7 @@ from dataclasses import dataclass, field
 import numba
 import numpy as np
 
-from ..errors import InputError
+from ..errors import InputError, shown
 from .build import DistGraph, label_columns
 from .comm import KeptBuffers
 from .partition import owner_local_args, vertex_dtype
@@ -125,7 +125,7 @@ class DistSSSPSearcher:
         self.graph = graph
         self.delta = float(default_delta(comm, graph) if delta is None else delta)
         if not self.delta > 0 or not np.isfinite(self.delta):
-            raise InputError(f"delta must be a positive number, got {delta!r}")
+            raise InputError(f"delta must be a positive number, got {shown(delta)}")
         part = graph.part
         self.size, self.rank = comm.size, comm.rank
         self.pow2, self.shift, self.mask = owner_local_args(self.size)

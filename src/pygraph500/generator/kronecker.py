@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from ..errors import InputError
+from ..errors import InputError, shown
 from ..graph.types import EdgeList
 from .mrg import (EDGE_STRIDE, INV_MOD, INV_MOD2, MUL_X, MUL_Y, POW2, _reduce, make_mrg_seed,
                   matvec, skip, step)
@@ -286,7 +286,7 @@ def check_seed(seed) -> tuple[int, int]:
     try:
         s1, s2 = (int(s) for s in seed)
     except (TypeError, ValueError):
-        raise InputError(f"seed must be two integers, got {seed!r}") from None
+        raise InputError(f"seed must be two integers, got {shown(seed)}") from None
     for s in (s1, s2):
         if not 0 <= s < 2**64:
             raise InputError(f"seed {s} out of range: each seed must be in [0, 2**64)")
@@ -304,9 +304,9 @@ def _check_range(start, end, total) -> tuple[int, int]:
 def check_scale(scale: int, edgefactor: int) -> None:
     """SCALE and edgefactor as the benchmark accepts them; InputError otherwise."""
     if not isinstance(scale, (int, np.integer)) or not 1 <= scale <= MAX_SCALE:
-        raise InputError(f"SCALE must be an integer in [1, {MAX_SCALE}], got {scale!r}")
+        raise InputError(f"SCALE must be an integer in [1, {MAX_SCALE}], got {shown(scale)}")
     if not isinstance(edgefactor, (int, np.integer)) or edgefactor < 1:
-        raise InputError(f"edgefactor must be an integer >= 1, got {edgefactor!r}")
+        raise InputError(f"edgefactor must be an integer >= 1, got {shown(edgefactor)}")
     if int(edgefactor) << int(scale) >= 2**63:
         raise InputError(f"edgefactor {edgefactor} << SCALE {scale} does not fit int64 edge counts")
 
@@ -387,8 +387,8 @@ def erdos_renyi(n: int, m: int, seed=(2, 3), *, start=None, end=None) -> EdgeLis
     Like the Kronecker output, tuples may repeat or be self-loops; kernel 1 removes them.
     """
     if not isinstance(n, (int, np.integer)) or not 1 <= n < 2**62:
-        raise InputError(f"n must be an integer in [1, 2**62), got {n!r}")
+        raise InputError(f"n must be an integer in [1, 2**62), got {shown(n)}")
     if not isinstance(m, (int, np.integer)) or not 0 <= m < 2**62:
-        raise InputError(f"m must be an integer in [0, 2**62), got {m!r}")
+        raise InputError(f"m must be an integer in [0, 2**62), got {shown(m)}")
     src, dst, _ = _run(2, seed, start, end, int(m), 0, int(n))
     return EdgeList(src, dst, int(n))

@@ -1,14 +1,25 @@
 """Graph500 edge lists (an EdgeList, vertex numbers as they are) to and from files: the
 g500 binary layout, or text ``v0 v1`` lines (``#`` comments, the layout of
-../shared/testdata). Thin wrappers over the g500 and snap formats' one reader and writer."""
+../shared/testdata). Thin wrappers over the g500 and snap formats' one reader and writer.
+
+An edge list ``graph500 generate`` writes has a description beside it, ``EDGES.json``
+(``description_path``): the generator's parameters and the graph's vertex count, which the
+file itself cannot hold (the last vertices may be on no edge), so that ``graph500 validate``
+judges a parent array's length against the graph's, not against the array.
+"""
 from __future__ import annotations
 
+import json
+import os
+
+from ..errors import InputError
 from ..graph.types import EdgeList
 from .g500_binary import write_g500
 from .graph_file import GraphFile, read_graph
 from .snap_text import write_snap
 
-__all__ = ["read_edges", "write_edges", "write_text_edges"]
+__all__ = ["read_edges", "write_edges", "write_text_edges", "description_path",
+           "describe_generated", "read_description"]
 
 
 def _silent(*_args) -> None:
@@ -34,3 +45,37 @@ def read_edges(path: str, num_vertices: int | None = None) -> EdgeList:
     """
     fmt = "snap" if path.endswith(".txt") else "g500"
     return read_graph(path, format=fmt, num_vertices=num_vertices, relabel=False).edges
+
+
+def description_path(path: str) -> str:
+    """Where the description of the edge list ``path`` is: ``path`` + ".json"."""
+    return path + ".json"
+
+
+def describe_generated(edges: EdgeList, scale: int, edgefactor: int, seed, weights: str | None,
+                       version: str) -> dict:
+    """The description ``graph500 generate`` writes beside its edge list."""
+    return {"generator": f"pygraph500 {version}: Graph500 Kronecker (the reference's tuples)",
+            "scale": scale, "edgefactor": edgefactor, "seeds": [int(s) for s in seed],
+            "num_vertices": edges.num_vertices, "num_edges": edges.num_edges,
+            "weights": None if weights is None else os.path.basename(weights)}
+
+
+def read_description(path: str) -> dict | None:
+    """The description beside the edge list ``path``, or None when there is none; InputError
+    when it is not one."""
+    where = description_path(path)
+    if not os.path.isfile(where):
+        return None
+    try:
+        with open(where, encoding="utf-8") as f:
+            doc = json.load(f)
+    except OSError as exc:
+        raise InputError(f"cannot read {where}: {exc.strerror or exc}") from None
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise InputError(f"{where}: not a description of {path}: {exc}") from None
+    counts = [doc.get(k) for k in ("num_vertices", "num_edges")] if isinstance(doc, dict) else []
+    if len(counts) != 2 or not all(type(c) is int and c >= 0 for c in counts) or counts[0] < 1:
+        raise InputError(f"{where}: not a description of {path} (no num_vertices and "
+                         "num_edges)")
+    return doc

@@ -1,31 +1,30 @@
-"""Checks made before reading or writing a file, and atomic writes.
+"""Reading a user's file: the checks made before long work, and inputs that are not regular
+files.
 
-Every write goes to a temporary file in the target's directory and is renamed into place, so
-a failed run never leaves a half-written file. The checks run before long work, so a bad
-path is reported at once, not after minutes of generation or search.
+Every reader takes its path through ``readable_input``: a regular file is read where it is;
+a stream (a FIFO, a pipe from process substitution such as ``<(zcat g.txt.gz)``, ``-`` for
+stdin) is read once, as it comes, into a temporary copy that the readers then take like any
+file (several formats need two passes or a known size) and that is removed afterwards; a
+character or block device, or a terminal on stdin, is refused with one line. A FIFO that no
+program writes to yet is waited for, and the wait is said on stderr.
 """
 from __future__ import annotations
 
 import contextlib
 import os
+import shutil
+import stat
+import sys
 import tempfile
+import threading
 
-from ..errors import InputError
+from ..errors import InputError, ResourceError
+from ..process import deferred, temporaries
 
-__all__ = ["check_writable", "check_readable", "atomic_writer", "open_error"]
+__all__ = ["check_readable", "open_error", "readable_input", "STDIN"]
 
-
-def check_writable(path: str) -> None:
-    """InputError now, before long work, if ``path`` cannot be created or replaced."""
-    directory = os.path.dirname(os.path.abspath(path)) or "."
-    if os.path.isdir(path):
-        raise InputError(f"cannot write {path}: it is a directory")
-    if not os.path.isdir(directory):
-        raise InputError(f"cannot write {path}: directory {directory} does not exist")
-    if not os.access(directory, os.W_OK | os.X_OK):
-        raise InputError(f"cannot write {path}: directory {directory} is not writable")
-    if os.path.exists(path) and not os.access(path, os.W_OK):
-        raise InputError(f"cannot write {path}: file is not writable")
+STDIN = "-"
+_WAIT_NOTE_AFTER = 1.0  # seconds an open of a FIFO may block before the wait is said
 
 
 def open_error(path: str, exc: OSError) -> InputError:
@@ -34,7 +33,8 @@ def open_error(path: str, exc: OSError) -> InputError:
 
 
 def check_readable(path: str) -> int:
-    """The file's size; InputError when it is missing, a directory or unreadable."""
+    """The size of a regular file; InputError when it is missing, a directory or unreadable
+    (``readable_input`` has turned any stream into a regular file before this is asked)."""
     if os.path.isdir(path):
         raise InputError(f"cannot read {path}: it is a directory")
     try:
@@ -47,20 +47,82 @@ def check_readable(path: str) -> int:
 
 
 @contextlib.contextmanager
-def atomic_writer(path: str, mode: str = "wb"):
-    """Open a temporary sibling of ``path``; rename it onto ``path`` only if the block succeeds."""
-    check_writable(path)
-    directory = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=directory)
+def readable_input(path: str):
+    """The path of a regular file holding ``path``'s bytes: ``path`` itself, or a temporary
+    copy of a stream (see the module docstring). An InputError raised in the block names
+    ``path``, never the copy."""
+    if path == STDIN:
+        if sys.stdin is None or sys.stdin.isatty():
+            raise InputError("cannot read - (stdin): it is a terminal; pipe a file into it "
+                             "or name the file")
+        with _copied(path, lambda: sys.stdin.buffer, "", close=False) as copy:
+            yield copy
+        return
     try:
-        with os.fdopen(fd, mode) as f:
-            yield f
-        # mkstemp makes the file 0600; give it the mode a plain open() would have
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(tmp)
-        raise
+        mode = os.stat(path).st_mode
+    except OSError as exc:
+        raise open_error(path, exc) from None
+    if stat.S_ISREG(mode) or stat.S_ISDIR(mode):
+        yield path
+        return
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        kind = "a character device" if stat.S_ISCHR(mode) else "a block device"
+        raise InputError(f"cannot read {path}: it is {kind}, not a file; give a regular file, "
+                         "a pipe or - (stdin)")
+    suffix = "".join(_suffixes(path))
+    with _copied(path, lambda: _open_stream(path), suffix) as copy:
+        yield copy
+
+
+def _suffixes(path: str) -> list[str]:
+    """The name's last suffix and a compression suffix before it (".txt", ".gz")."""
+    name = os.path.basename(path)
+    stem, last = os.path.splitext(name)
+    if last.lower() in (".gz", ".bz2"):
+        return [os.path.splitext(stem)[1], last]
+    return [last]
+
+
+def _open_stream(path: str):
+    """Open a FIFO or socket for reading; a wait for its writer longer than a second is said
+    on stderr (an interrupt ends the wait)."""
+    note = threading.Timer(_WAIT_NOTE_AFTER, lambda: print(
+        f"graph500: waiting for a program to write to {path}", file=sys.stderr, flush=True))
+    note.daemon = True
+    note.start()
+    try:
+        return open(path, "rb")
+    except OSError as exc:
+        raise open_error(path, exc) from None
+    finally:
+        note.cancel()
+
+
+@contextlib.contextmanager
+def _copied(path: str, opener, suffix: str, close: bool = True):
+    """A temporary copy of the stream ``opener()`` gives (closed after unless ``close`` is
+    False: stdin), removed after the block."""
+    with deferred():
+        fd, copy = tempfile.mkstemp(prefix="pygraph500-input-", suffix=suffix)
+        temporaries.add(copy)
+    try:
+        with os.fdopen(fd, "wb") as out:
+            stream = opener()
+            try:
+                shutil.copyfileobj(stream, out, 1 << 20)
+            except OSError as exc:
+                where = os.path.dirname(copy)
+                raise ResourceError(f"cannot read {path}: copying the stream to {where} "
+                                    f"failed: {exc.strerror or exc} (set TMPDIR)") from None
+            finally:
+                if close:
+                    stream.close()
+        try:
+            yield copy
+        except InputError as exc:
+            raise InputError(str(exc).replace(copy, path)) from None
+    finally:
+        with deferred():
+            with contextlib.suppress(OSError):
+                os.unlink(copy)
+            temporaries.discard(copy)

@@ -6,7 +6,7 @@ import numpy as np
 
 from ..errors import InputError
 from . import chunks
-from .file_access import atomic_writer
+from .outputs import atomic_writer
 
 __all__ = ["read_g500", "write_g500", "write_int64_pairs"]
 

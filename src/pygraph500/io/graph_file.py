@@ -19,15 +19,16 @@ offending value, before anything is written; writes go through ``atomic_writer``
 """
 from __future__ import annotations
 
-import os
+import dataclasses
 from dataclasses import dataclass
 
 import numpy as np
 
-from ..errors import InputError
+from ..errors import InputError, shown
 from ..graph.relabel import compact_ids, lookup_labels
 from ..graph.types import EdgeList
-from .file_access import check_readable, check_writable
+from .file_access import check_readable, readable_input
+from .outputs import check_writable, same_file
 from .registry import detect_format, format_named
 from .weight_files import NO_WEIGHTS_HINT
 
@@ -90,7 +91,7 @@ class GraphFile:
         try:
             uid = int(user_id)
         except (TypeError, ValueError):
-            raise InputError(f"vertex id {user_id!r} is not an integer") from None
+            raise InputError(f"vertex id {shown(user_id)} is not an integer") from None
         if self.labels is None:
             if not 0 <= uid < self.num_vertices:
                 raise InputError(f"vertex {uid} is not a vertex{where} (ids are 0..{self.num_vertices - 1})")
@@ -119,7 +120,6 @@ def read_graph(path: str, *, format: str | None = None, num_vertices: int | None
     >>> g.num_vertices, g.num_edges, g.relabelled            # doctest: +SKIP
     (34, 78, False)
     """
-    fmt = format_named(detect_format(path) if format is None else format)
     if relabel not in ("auto", True, False):
         raise InputError(f"relabel must be 'auto', True or False, got {relabel!r}")
     if num_vertices is not None:
@@ -128,6 +128,16 @@ def read_graph(path: str, *, format: str | None = None, num_vertices: int | None
         if relabel is True:
             raise InputError("relabelling and a given vertex count exclude each other")
         num_vertices = int(num_vertices)
+    fmt = None if format is None else format_named(format)
+    with readable_input(path) as local:
+        if fmt is None:
+            fmt = format_named(detect_format(local))
+        graph = _read_file(local, fmt, num_vertices, relabel, directed, progress, weights)
+    return dataclasses.replace(graph, path=path)
+
+
+def _read_file(path, fmt, num_vertices, relabel, directed, progress, weights) -> GraphFile:
+    """``read_graph`` on a regular file of a known format."""
     size = check_readable(path)
     if weights and not fmt.weighted:
         raise InputError(f"{path}: the {fmt.name} format has no weights; {NO_WEIGHTS_HINT}")
@@ -210,8 +220,8 @@ def convert_graph(src_path: str, dst_path: str, *, in_format: str | None = None,
     """
     out_fmt = format_named(out_format or detect_format(dst_path, for_writing=True)).name
     check_writable(dst_path)
-    if os.path.abspath(src_path) == os.path.abspath(dst_path):
-        raise InputError(f"convert: input and output are the same file ({src_path})")
+    if same_file(src_path, dst_path):
+        raise InputError(f"convert: input {src_path} and output {dst_path} are the same file")
     graph = read_graph(src_path, format=in_format, num_vertices=num_vertices, directed=directed,
                        progress=progress)
     notes = write_graph(graph, dst_path, format=out_fmt, progress=progress)

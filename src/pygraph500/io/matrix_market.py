@@ -7,8 +7,8 @@ import io
 
 import numpy as np
 
-from ..errors import InputError
-from .file_access import atomic_writer
+from ..errors import InputError, plain_text
+from .outputs import atomic_writer
 from .weight_files import NO_WEIGHTS_HINT, float32_weights
 
 __all__ = ["read_mtx", "write_mtx"]
@@ -98,7 +98,8 @@ def read_mtx(path, size, limit, report, weights=False):
     except InputError:
         raise
     except (ValueError, OSError, EOFError, IndexError, TypeError, OverflowError) as exc:
-        raise InputError(f"{path}: not a readable Matrix Market file: {exc}") from None
+        raise InputError(f"{path}: not a readable Matrix Market file: "
+                         f"{plain_text(str(exc))}") from None
     report("reading", size, size)
     import scipy.sparse as sp
 

@@ -8,9 +8,9 @@ import zlib
 
 import numpy as np
 
-from ..errors import InputError
+from ..errors import InputError, plain_text
 from . import chunks
-from .file_access import atomic_writer
+from .outputs import atomic_writer
 from .g500_binary import write_int64_pairs
 
 __all__ = ["read_npy", "write_npy", "NUMPY_FILE_ERRORS"]
@@ -28,7 +28,7 @@ def read_npy(path, size, limit, report):
     try:
         arr = np.load(path, mmap_mode="r", allow_pickle=False)
     except NUMPY_FILE_ERRORS as exc:
-        raise InputError(f"{path}: not a NumPy .npy array: {exc}") from None
+        raise InputError(f"{path}: not a NumPy .npy array: {plain_text(str(exc))}") from None
     if arr.ndim != 2 or arr.shape[1] < 2 or not np.issubdtype(arr.dtype, np.integer):
         raise InputError(f"{path}: a .npy edge list is an (M, 2) integer array, got "
                          f"{arr.dtype}{list(arr.shape)}")

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..errors import InputError
+from ..errors import InputError, excerpt, plain_text
 from . import chunks
-from .file_access import atomic_writer
+from .outputs import atomic_writer
 from .npy_array import NUMPY_FILE_ERRORS
 from .weight_files import NO_WEIGHTS_HINT, float32_weights
 
@@ -29,8 +29,10 @@ def read_npz(path, size, limit, report, weights=False):
                     raise InputError(f"{path}: 'edges' must be an (M, 2) array, got shape {list(e.shape)}")
                 src, dst = e[:, 0], e[:, 1]
             else:
+                found = ", ".join(excerpt(k.encode("utf-8", "backslashreplace"))
+                                  for k in sorted(keys))
                 raise InputError(f"{path}: an .npz edge list holds 'src' and 'dst' (or 'edges'); "
-                                 f"found {sorted(keys)}")
+                                 f"found [{found}]")
             w = z["weight"] if "weight" in keys else (z["weights"] if "weights" in keys else None)
             n_hint = int(z["num_vertices"]) if "num_vertices" in keys else None
             labels = np.asarray(z["labels"]) if "labels" in keys else None
@@ -38,7 +40,8 @@ def read_npz(path, size, limit, report, weights=False):
     except InputError:
         raise
     except NUMPY_FILE_ERRORS as exc:
-        raise InputError(f"{path}: not a NumPy .npz archive of an edge list: {exc}") from None
+        raise InputError(f"{path}: not a NumPy .npz archive of an edge list: "
+                         f"{plain_text(str(exc))}") from None
     report("reading", size, size)
     for name, a in (("src", src), ("dst", dst)):
         if a.ndim != 1 or not np.issubdtype(a.dtype, np.integer):

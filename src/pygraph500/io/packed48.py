@@ -7,7 +7,7 @@ import numpy as np
 
 from ..errors import InputError
 from . import chunks
-from .file_access import atomic_writer
+from .outputs import atomic_writer
 
 __all__ = ["read_packed48", "write_packed48"]
 

@@ -1,31 +1,81 @@
-"""Search results in and out: parent arrays read for validation, search tables and JSON
-reports written (atomically, through ``file_access.atomic_writer``)."""
+"""Search results in and out: answers read for validation (parent arrays, or the search
+tables ``bfs``/``sssp --out`` write), search tables and JSON reports written (through
+``outputs.atomic_writer``)."""
 from __future__ import annotations
 
 import json
 import warnings
+from dataclasses import dataclass
 
 import numpy as np
 
-from ..errors import InputError
+from ..errors import InputError, excerpt, plain_text
 from . import text_kernels
-from .file_access import atomic_writer, check_writable, open_error
+from .file_access import open_error, readable_input
+from .outputs import atomic_writer, check_writable
 from .npy_array import NUMPY_FILE_ERRORS
 
-__all__ = ["read_parents", "write_json", "SEARCH_TABLE_SUFFIXES", "check_search_table_path",
+__all__ = ["SearchAnswer", "read_answer", "read_distances", "write_json", "SEARCH_TABLE_SUFFIXES", "check_search_table_path",
            "write_search_table"]
 
 
 def write_json(obj, path: str) -> None:
+    """``obj`` as a JSON document (indented) at ``path``; serialised before anything is
+    written, so a value JSON cannot hold leaves the old file as it was."""
+    text = json.dumps(obj, indent=1) + "\n"
     with atomic_writer(path, "w") as f:
-        json.dump(obj, f, indent=1)
-        f.write("\n")
+        f.write(text)
 
 
-def _read_vector(path: str, text_dtype, what: str) -> np.ndarray:
-    """A 1-D array from ``.npy`` or text (one value a line); InputError naming ``what``."""
+@dataclass(frozen=True)
+class SearchAnswer:
+    """A search's answer read for validation, over the graph's vertices: ``parent`` (-1 where
+    unreached), ``distance`` (a kernel-3 table's; inf where unreached) or None, and ``table``:
+    whether the file held rows ``vertex, parent[, distance]`` (``bfs``/``sssp --out``) rather
+    than one parent per vertex."""
+
+    parent: np.ndarray
+    distance: np.ndarray | None = None
+    table: bool = False
+
+
+def read_answer(path: str, num_vertices: int, kernel3: bool = False) -> SearchAnswer:
+    """The answer in ``path``: a parent array (a 1-D integer .npy, or text with one integer a
+    line), taken as it is, its length the validator's to judge; or a table of
+    ``bfs``/``sssp --out`` (a (K, 2|3) .npy, or a CSV with the header
+    ``vertex,parent[,distance]``), spread over the graph's ``num_vertices`` vertices. A third
+    column is kernel 3's distance when ``kernel3``; a BFS table's (the depth) is not read,
+    since the validator finds the levels itself."""
+    with readable_input(path) as local:
+        if not local.lower().endswith(".npy"):
+            header, skip = _csv_header(local)
+            if header is not None:
+                return _csv_table(local, header, skip, num_vertices, kernel3)
+        arr = _load(local, np.int64, "parent array or search table")
+        if arr.ndim == 1 and np.issubdtype(arr.dtype, np.integer):
+            return SearchAnswer(arr.astype(np.int64, copy=False))
+        if arr.ndim == 2 and arr.shape[1] in (2, 3) and arr.dtype.kind in "iuf":
+            dist = arr[:, 2].astype(np.float64) if arr.shape[1] == 3 and kernel3 else None
+            return _spread(local, _ids(local, arr[:, 0], "vertex"),
+                           _ids(local, arr[:, 1], "parent"), dist, num_vertices)
+        raise InputError(f"{local}: neither a parent array (1-D integers) nor a search table "
+                         f"((K, 2) or (K, 3) numbers): {arr.dtype} {list(arr.shape)}")
+
+
+def _ids(path, column, what) -> np.ndarray:
+    """An integer column of a table (a float table's must hold whole numbers)."""
+    if column.dtype.kind == "f":
+        whole = np.isfinite(column) & (column == np.round(column))
+        if not whole.all():
+            i = int(np.argmin(whole))
+            raise InputError(f"{path}: row {i + 1}: {what} {float(column[i])} is not a vertex id")
+    return column.astype(np.int64)
+
+
+def _load(path: str, text_dtype, what: str) -> np.ndarray:
+    """An array from ``.npy`` or text (one value a line); InputError naming ``what``."""
     try:
-        if path.endswith(".npy"):
+        if path.lower().endswith(".npy"):
             arr = np.load(path, allow_pickle=False)
         else:
             with warnings.catch_warnings():  # an empty file: said below, not warned about
@@ -34,27 +84,79 @@ def _read_vector(path: str, text_dtype, what: str) -> np.ndarray:
     except OSError as exc:
         raise open_error(path, exc) from None
     except NUMPY_FILE_ERRORS as exc:
-        raise InputError(f"{path}: not a {what}: {exc}") from None
+        raise InputError(f"{path}: not a {what}: {plain_text(str(exc))}") from None
     if arr.size == 0:
         raise InputError(f"{path}: empty: no {what} in it")
     return arr
 
 
-def read_parents(path: str) -> np.ndarray:
-    """A parent array from ``.npy`` (any integer dtype) or text (one integer a line)."""
-    arr = _read_vector(path, np.int64, "parent array")
-    if arr.ndim != 1 or not np.issubdtype(arr.dtype, np.integer):
-        raise InputError(f"{path}: parent array must be 1-D integers, got {arr.dtype}{list(arr.shape)}")
-    return arr.astype(np.int64, copy=False)
+def _csv_header(path) -> tuple[list[str] | None, int]:
+    """The column names of a table's header line (None for a file of bare numbers) and the
+    number of lines up to and including it."""
+    try:
+        return _header_of(path)
+    except OSError as exc:
+        raise open_error(path, exc) from None
+
+
+def _header_of(path) -> tuple[list[str] | None, int]:
+    with open(path, "rb") as f:
+        for number, line in enumerate(f, 1):
+            text = line.strip()
+            if not text or text.startswith(b"#"):
+                continue
+            if text[:1].isalpha():
+                names = [c.strip().lower() for c in text.decode("ascii", "replace").split(",")]
+                if names[:2] != ["vertex", "parent"] or len(names) > 3:
+                    raise InputError(f"{path}:{number}: expected the header vertex,parent"
+                                     f"[,distance], got {excerpt(text)}")
+                return names, number
+            return None, 0
+    return None, 0
+
+
+def _csv_table(path, header, skip, n, kernel3) -> SearchAnswer:
+    """A CSV search table spread over the graph's ``n`` vertices."""
+    def column(c, dtype):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", UserWarning)
+            return np.loadtxt(path, dtype=dtype, delimiter=",", comments="#", skiprows=skip,
+                              usecols=c, ndmin=1)
+    vertex, parent = column(0, np.int64), column(1, np.int64)
+    # text distances are decimal: each is read as the float32 nearest to it (kernel 3's type;
+    # sssp --out prints 9 significant digits, which give back the float32 it wrote)
+    dist = column(2, np.float32) if kernel3 and header[2:] == ["distance"] else None
+    return _spread(path, vertex, parent, dist, n)
+
+
+def _spread(path, vertex, parent, distance, n) -> SearchAnswer:
+    """Rows ``vertex, parent[, distance]`` as arrays over the graph's ``n`` vertices."""
+    outside = (vertex < 0) | (vertex >= n)
+    if outside.any():
+        i = int(np.argmax(outside))
+        raise InputError(f"{path}: row {i + 1}: vertex {int(vertex[i])} is not a vertex of the "
+                         f"graph (0..{n - 1})")
+    twice = np.bincount(vertex, minlength=n) > 1
+    if twice.any():
+        raise InputError(f"{path}: vertex {int(np.argmax(twice))} has more than one row")
+    p = np.full(n, -1, dtype=np.int64)
+    p[vertex] = parent
+    d = None
+    if distance is not None:
+        d = np.full(n, np.inf, dtype=distance.dtype)
+        d[vertex] = distance
+    return SearchAnswer(p, d, table=True)
 
 
 def read_distances(path: str) -> np.ndarray:
     """Kernel-3 distances from ``.npy`` (a float array) or text (one number a line, ``inf``
     or -1 where unreached), for ``graph500 validate --distances``."""
-    arr = _read_vector(path, np.float64, "distance array")
-    if arr.ndim != 1 or arr.dtype.kind != "f":
-        raise InputError(f"{path}: distances must be 1-D floats, got {arr.dtype}{list(arr.shape)}")
-    return arr
+    with readable_input(path) as local:
+        arr = _load(local, np.float64, "distance array")
+        if arr.ndim != 1 or arr.dtype.kind != "f":
+            raise InputError(f"{local}: distances must be 1-D floats, got {arr.dtype} "
+                             f"{list(arr.shape)}")
+        return arr
 
 
 SEARCH_TABLE_SUFFIXES = (".npy", ".csv")

@@ -15,9 +15,9 @@ import re
 
 import numpy as np
 
-from ..errors import InputError
+from ..errors import InputError, excerpt
 from . import chunks, text_kernels
-from .file_access import atomic_writer
+from .outputs import atomic_writer
 from .weight_files import weight_problem
 
 __all__ = ["read_snap", "write_snap"]
@@ -61,8 +61,8 @@ def _peek_text(path: str, head: bytes) -> tuple[int, bool]:
 
 
 def _token(buf, b, e) -> str:
-    text = bytes(buf[b:e][:60]).decode("utf-8", "replace")
-    return text + ("..." if e - b > 60 else "")
+    """The file's bytes ``buf[b:e]`` as a message quotes them (``excerpt``: never raw)."""
+    return excerpt(buf[b:e], 60)
 
 
 def _text_error(path, status, line, offset, token, extra, limit, ncols, weights):
@@ -71,11 +71,11 @@ def _text_error(path, status, line, offset, token, extra, limit, ncols, weights)
         return InputError(f"{where}: no weight (third column); reading weights needs one on every "
                           "line (or --unit-weights)")
     if status == text_kernels.BAD_INT:
-        return InputError(f"{where}: not an integer vertex id: {token!r}")
+        return InputError(f"{where}: not an integer vertex id: {token}")
     if status == text_kernels.NEGATIVE:
         return InputError(f"{where}: negative vertex id: {token}")
     if status == text_kernels.ONE_COLUMN:
-        return InputError(f"{where}: one column ({token!r}); expected 'source target [weight]'")
+        return InputError(f"{where}: one column ({token}); expected 'source target [weight]'")
     if status == text_kernels.COLUMNS:
         first = "three or more" if ncols == 3 else "two"
         return InputError(f"{where}: {extra} columns, but the first data line has {first} "
@@ -156,7 +156,7 @@ def read_snap(path, size, limit, report, weights=False):
                         value = float("nan")
                     if value != value:
                         raise InputError(f"{path}:{int(slow[3][k])} (byte offset {offset + b}): "
-                                         f"weight is not a number: {_token(chunk, b, e)!r}")
+                                         f"weight is not a number: {_token(chunk, b, e)}")
                     why = weight_problem(value) if weights else None
                     if why:
                         raise InputError(f"{path}:{int(slow[3][k])} (byte offset {offset + b}): {why}")

@@ -12,7 +12,8 @@ import numpy as np
 
 from ..errors import InputError
 from . import chunks
-from .file_access import atomic_writer, check_readable, open_error
+from .file_access import check_readable, open_error, readable_input
+from .outputs import atomic_writer
 from .text_kernels import F32_ROUNDS_TO_INF
 
 __all__ = ["read_weights", "write_weights", "float32_weights", "weight_problem", "NO_WEIGHTS_HINT"]
@@ -27,11 +28,11 @@ def weight_problem(x: float) -> str | None:
     if x != x:
         return "weight is NaN (not a number)"
     if x < 0:
-        return f"negative weight {x!r} (shortest paths need weights >= 0)"
+        return f"negative weight {float(x)!r} (shortest paths need weights >= 0)"
     if x == float("inf"):
         return "weight inf is not a finite number"
     if x >= F32_ROUNDS_TO_INF:
-        return f"weight {x!r} overflows float32 (largest {float(np.finfo(np.float32).max)!r})"
+        return f"weight {float(x)!r} overflows float32 (largest {float(np.finfo(np.float32).max)!r})"
     return None
 
 
@@ -78,6 +79,11 @@ def read_weights(path: str, count: int | None = None) -> np.ndarray:
     """The float32 weights of a weight file (little-endian float32 per tuple). InputError when
     the size is not a whole number of float32s, when ``count`` (the number of edge tuples) is
     given and differs, or for a negative, NaN or infinite weight (named by index and offset)."""
+    with readable_input(path) as local:
+        return _read_weights(local, count)
+
+
+def _read_weights(path: str, count: int | None) -> np.ndarray:
     size = check_readable(path)
     if size % 4:
         raise InputError(f"{path}: {size} bytes is not a whole number of float32 weights "

@@ -23,6 +23,7 @@ import os
 import numpy as np
 
 from ..errors import InputError
+from ..io import atomic_writer, readable_input, written_together
 
 __all__ = ["plot_result", "load_result"]
 
@@ -34,13 +35,14 @@ def load_result(path: str) -> dict:
     """The JSON document of ``graph500 run --json``; InputError when it is not one."""
     if os.path.isdir(path):
         raise InputError(f"cannot read {path}: it is a directory")
-    try:
-        with open(path) as f:
-            doc = json.load(f)
-    except OSError as exc:
-        raise InputError(f"cannot read {path}: {exc.strerror or exc}") from None
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise InputError(f"{path}: not a JSON document: {exc}") from None
+    with readable_input(path) as local:
+        try:
+            with open(local) as f:
+                doc = json.load(f)
+        except OSError as exc:
+            raise InputError(f"cannot read {path}: {exc.strerror or exc}") from None
+        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+            raise InputError(f"{path}: not a JSON document: {exc}") from None
     if not isinstance(doc, dict) or "runs" not in doc or "parameters" not in doc:
         raise InputError(f"{path}: not a result of `graph500 run --json` (no 'runs'/'parameters')")
     problem = _shape_problem(doc)
@@ -93,10 +95,14 @@ def _pyplot():
 
 
 def _save(fig, path: str) -> None:
-    from ..io import atomic_writer
+    """Write the figure and close it, also when the write fails (pyplot keeps open ones)."""
+    import matplotlib.pyplot as plt
 
-    with atomic_writer(path) as f:
-        fig.savefig(f, format="png", dpi=110)
+    try:
+        with atomic_writer(path) as f:
+            fig.savefig(f, format="png", dpi=110)
+    finally:
+        plt.close(fig)
 
 
 def _direction_legend(ax, directions):
@@ -138,7 +144,6 @@ def _plot_teps(plt, doc, path):
     ax.grid(axis="y", alpha=0.3, which="both")
     fig.tight_layout()
     _save(fig, path)
-    plt.close(fig)
 
 
 def _level_columns(levels):
@@ -192,7 +197,6 @@ def _plot_levels(plt, doc, path):
         bottom.set_xticks(c["level"])
     fig.tight_layout()
     _save(fig, path)
-    plt.close(fig)
 
 
 def _plot_level_times(plt, doc, path):
@@ -247,7 +251,6 @@ def _plot_level_times(plt, doc, path):
     bottom.grid(axis="y", alpha=0.3)
     fig.tight_layout()
     _save(fig, path)
-    plt.close(fig)
 
 
 def plot_result(result, out_dir: str) -> list[str]:
@@ -270,10 +273,10 @@ def plot_result(result, out_dir: str) -> list[str]:
     except OSError as exc:
         raise InputError(f"cannot create {out_dir}: {exc.strerror or exc}") from None
     plt = _pyplot()
-    paths = []
-    for name, fn in (("teps.png", _plot_teps), ("levels.png", _plot_levels),
-                     ("level_times.png", _plot_level_times)):
-        path = os.path.join(out_dir, name)
-        fn(plt, doc, path)
-        paths.append(path)
+    figures = (("teps.png", _plot_teps), ("levels.png", _plot_levels),
+               ("level_times.png", _plot_level_times))
+    paths = [os.path.join(out_dir, name) for name, _ in figures]
+    with written_together(*paths):  # all three figures new, or all three as they were
+        for path, (_, fn) in zip(paths, figures):
+            fn(plt, doc, path)
     return paths

@@ -55,7 +55,8 @@ def result_json(result) -> dict:
     info = system_info()
     c = result.config
     doc = {
-        "official": result.official() if result.valid and result.runs else None,
+        "official": (result.official() if result.valid and (result.runs or result.sssp_runs)
+                     else None),
         "valid": result.valid,
         "labels": result.labels,
         "parameters": {

@@ -14,6 +14,7 @@ and refuses an unweighted graph or a bad root with InputError.
 ``state`` holds the packed distance/parent word the compiled ones update and the argument
 that their parents form a tree with exact float32 distances.
 """
+from .. import primitives  # noqa: F401  (first: numba's package cache, before any kernel)
 from .types import SSSPResult, UNREACHED_PARENT
 from .bellman_ford import sssp_bellman_ford
 from .delta_stepping import default_delta, sssp_delta_stepping

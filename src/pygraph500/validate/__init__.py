@@ -2,6 +2,7 @@
 an embedded BFS tree, ``shortest_paths`` an embedded kernel-3 (SSSP) result, both against
 the tuples; ``on_csr`` checks both against kernel 1's CSR instead (the run's default);
 ``distributed.validate`` checks one spread over ranks with the same rules and messages."""
+from .. import primitives  # noqa: F401  (first: numba's package cache, before any kernel)
 from .bfs_tree import check, count_component_edges, validate
 from .rules import RULES, SSSP_RULES, TEPS_COUNTING_RULE, ValidationReport
 from .shortest_paths import as_distances, check_sssp, validate_sssp

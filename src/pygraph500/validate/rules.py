@@ -193,9 +193,15 @@ def tree_edge_levels(v, p, lv, lp, **kw) -> ValidationReport:
                    f"they must differ by exactly 1", vertex=v, edge=(v, p), **kw)
 
 
+def _real(x) -> str:
+    """A distance or weight as a message shows it: float32 values exactly, as Python floats
+    (``0.10000000149011612``, ``inf``), never a NumPy scalar's repr."""
+    return repr(float(x))
+
+
 def _edge_name(i, u, v, w=None) -> str:
     """'input edge #i (u, v)', or without '#i' when checked on the CSR (no tuple index)."""
-    ends = f"({u}, {v}" + (f", weight {w!r})" if w is not None else ")")
+    ends = f"({u}, {v}" + (f", weight {_real(w)})" if w is not None else ")")
     return f"input edge {'' if i is None else f'#{i} '}{ends}"
 
 
@@ -219,7 +225,7 @@ def sssp_valid_report(root, num_visited, max_distance, nedge, **kw) -> Validatio
     return ValidationReport(
         valid=True, rule=None,
         message=(f"valid: root {root}, {num_visited} vertices reached, max distance "
-                 f"{max_distance!r}, nedge {nedge}"),
+                 f"{_real(max_distance)}, nedge {nedge}"),
         nedge=nedge, num_visited=num_visited, max_distance=max_distance, **kw)
 
 
@@ -229,29 +235,29 @@ def distance_length(entries, n) -> ValidationReport:
 
 
 def root_distance(root, d, **kw) -> ValidationReport:
-    return invalid("root-distance", f"root {root} has distance {d!r}, expected 0",
+    return invalid("root-distance", f"root {root} has distance {_real(d)}, expected 0",
                    vertex=root, **kw)
 
 
 def distance_range(v, d, **kw) -> ValidationReport:
-    return invalid("distance-range", f"reached vertex {v} has distance {d!r}; a reached "
+    return invalid("distance-range", f"reached vertex {v} has distance {_real(d)}; a reached "
                    "vertex's distance must be a finite number >= 0", vertex=v, **kw)
 
 
 def unreached_distance(v, d, **kw) -> ValidationReport:
-    return invalid("unreached-distance", f"unreached vertex {v} (parent -1) has distance {d!r}; "
-                   "expected -1 or inf", vertex=v, **kw)
+    return invalid("unreached-distance", f"unreached vertex {v} (parent -1) has distance "
+                   f"{_real(d)}; expected -1 or inf", vertex=v, **kw)
 
 
 def tree_edge_distance(v, p, dv, dp, **kw) -> ValidationReport:
-    return invalid("tree-edge-distance", f"vertex {v} has distance {dv!r} but no input edge "
-                   f"from its parent {p} (distance {dp!r}) gives it: d(v) != float32(d(parent) "
-                   "+ w) for every such edge", vertex=v, edge=(v, p), **kw)
+    return invalid("tree-edge-distance", f"vertex {v} has distance {_real(dv)} but no input "
+                   f"edge from its parent {p} (distance {_real(dp)}) gives it: d(v) != "
+                   "float32(d(parent) + w) for every such edge", vertex=v, edge=(v, p), **kw)
 
 
 def edge_distances(i, u, v, w, du, dv, **kw) -> ValidationReport:
-    return invalid("edge-distances", f"{_edge_name(i, u, v, w)} joins distances "
-                   f"{du!r} and {dv!r}: one exceeds the other plus the weight (in float32)",
+    return invalid("edge-distances", f"{_edge_name(i, u, v, w)} joins distances {_real(du)} "
+                   f"and {_real(dv)}: one exceeds the other plus the weight (in float32)",
                    vertex=u, edge=(u, v), edge_index=i, **kw)
 
 

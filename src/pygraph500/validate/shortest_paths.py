@@ -148,7 +148,8 @@ def as_distances(distance, what: str = "distance") -> np.ndarray:
         lost = (d32.astype(d.dtype) != d) & ~(np.isnan(d) & np.isnan(d32))
     if lost.any():
         i = int(np.argmax(lost))
-        raise InputError(f"{what}[{i}] = {d[i]!r} is not a float32 value (kernel 3 distances "
+        # str(): the value's own shortest digits (a long double's too), not a NumPy repr
+        raise InputError(f"{what}[{i}] = {d[i]} is not a float32 value (kernel 3 distances "
                          "are float32)")
     return d32
 

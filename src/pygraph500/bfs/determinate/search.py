@@ -23,7 +23,7 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 from numba import njit
 
-from ...errors import InputError
+from ...errors import InputError, shown
 from ..types import TOP_DOWN, BFSResult, LevelTable, check_root
 from .chunks import SLOTS, UNDEF, ChunkGraph, build_chunk_graph, flatten_into
 from .runtime import (CTR_SIZE, DONE, FLAG, JOIN_COLUMNS, JTOP, MTOP, OUT_OF_CHUNKS,
@@ -238,7 +238,7 @@ def bfs_determinate(graph, root, *, workers=None, schedule="depth-first", seed=0
     r = check_root(graph, root)
     w = numba.get_num_threads() if workers is None else workers
     if not isinstance(w, (int, np.integer)) or isinstance(w, bool) or not 1 <= w <= 1024:
-        raise InputError(f"--workers must be an integer in [1, 1024], got {workers!r}")
+        raise InputError(f"--workers must be an integer in [1, 1024], got {shown(workers)}")
     if schedule not in SCHEDULES:
         raise InputError(f"schedule must be one of {', '.join(SCHEDULES)}; got {schedule!r}")
     pool = _pool(graph, int(w))

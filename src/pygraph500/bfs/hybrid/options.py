@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import numba
 import numpy as np
 
-from ...errors import InputError
+from ...errors import InputError, shown
 from ..types import check_positive
 from .tasks import TaskSet, check_tasks
 from .tuner import Tuner
@@ -36,7 +36,7 @@ def parse_lambda(value) -> float | None:
     except (TypeError, ValueError):
         lam = math.nan
     if isinstance(value, bool) or not lam >= 0:
-        raise InputError(f"lambda must be 'auto' or a number >= 0 (vertices), got {value!r}")
+        raise InputError(f"lambda must be 'auto' or a number >= 0 (vertices), got {shown(value)}")
     return lam
 
 
@@ -47,7 +47,7 @@ def check_share(value) -> float:
     except (TypeError, ValueError):
         share = math.nan
     if isinstance(value, bool) or not 0.0 <= share <= 1.0:
-        raise InputError(f"gpu_share must be a number in [0, 1], got {value!r}")
+        raise InputError(f"gpu_share must be a number in [0, 1], got {shown(value)}")
     return share
 
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...errors import InputError
+from ...errors import InputError, shown
 from ...primitives.bitmaps import new_bitmap
 
 __all__ = ["TaskSet", "check_tasks", "MAX_TASKS", "ranges"]
@@ -30,7 +30,7 @@ def check_tasks(tasks) -> int:
     """The task count as an int; InputError unless it is an integer in [1, MAX_TASKS]."""
     if isinstance(tasks, bool) or not isinstance(tasks, (int, np.integer)) \
             or not 1 <= tasks <= MAX_TASKS:
-        raise InputError(f"tasks must be an integer in [1, {MAX_TASKS}], got {tasks!r}")
+        raise InputError(f"tasks must be an integer in [1, {MAX_TASKS}], got {shown(tasks)}")
     return int(tasks)
 
 

@@ -1,13 +1,46 @@
-"""Argument groups that several `graph500` commands share (``cli.py`` builds the parser):
-input files, the search's tree options, and paper 002's hybrid BFS options; and the
-RunConfig fields they give (``search_fields``).
+"""What several `graph500` commands share: the parser with the house's bad-input rule, the
+graph parameters, input files, the search's tree options, paper 002's hybrid options, the
+RunConfig fields they give (``search_fields``), and library messages in the flags' words.
 """
 from __future__ import annotations
 
 import argparse
 
-__all__ = ["FORMATS_HELP", "add_input_args", "add_tree_args", "add_hybrid_args",
-           "search_fields"]
+__all__ = ["Parser", "DEFAULT_SCALE", "seed", "add_graph_args", "FORMATS_HELP", "add_input_args",
+           "add_tree_args", "add_hybrid_args", "search_fields", "results_next", "as_flags"]
+
+DEFAULT_SCALE = 16
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse with the house's bad-input rule: one line on stderr, exit status 2 (argparse
+    prints the whole usage first; ``--help`` still does)."""
+
+    def error(self, message):
+        self.exit(2, f"{self.prog}: error: {message}\n")
+
+
+def seed(text: str) -> int:
+    """A 64-bit generator seed (decimal or 0x...)."""
+    try:
+        value = int(text, 0)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
+    if not 0 <= value < 2**64:
+        raise argparse.ArgumentTypeError(f"seed {value} out of range [0, 2**64)")
+    return value
+
+
+def add_graph_args(p: argparse.ArgumentParser) -> None:
+    """--scale, --edgefactor, --seed, --quiet (run, generate)."""
+    p.add_argument("--scale", "-s", type=int, default=DEFAULT_SCALE,
+                   help=f"log2 of the number of vertices (default {DEFAULT_SCALE})")
+    p.add_argument("--edgefactor", "-e", type=int, default=16,
+                   help="edge tuples per vertex (default 16)")
+    p.add_argument("--seed", type=seed, nargs=2, default=(2, 3), metavar=("S1", "S2"),
+                   help="the two 64-bit generator seeds (default: the reference's 2 3)")
+    p.add_argument("--quiet", "-q", action="store_true", help="no progress on stderr")
+
 
 FORMATS_HELP = ("snap text .txt/.tsv/.el (+.gz), Matrix Market .mtx, Graph500 binary "
                 ".bin/.edges, packed 48-bit .p48, NumPy .npy/.npz")
@@ -33,7 +66,7 @@ def add_tree_args(p) -> None:
 
 def add_hybrid_args(p) -> None:
     """The options of --algorithm hybrid (paper 002; run, bfs FILE)."""
-    from .bfs.hybrid import DEFAULT_SHARE, DEFAULT_TASKS, MODES
+    from ..bfs.hybrid import DEFAULT_SHARE, DEFAULT_TASKS, MODES
 
     g = p.add_argument_group("--algorithm hybrid (paper 002: tasks on the CPU and the array "
                              "side; run's --backend picks the array side: cpu = NumPy, gpu = "
@@ -57,8 +90,35 @@ def add_hybrid_args(p) -> None:
                         "(--levels, JSON) are modelled, the official times are wall-clock")
 
 
+def results_next(more: bool) -> None:
+    """The results are printed next. When no file is left to write after them (``more``
+    False), the command is ending from now, before any of them is visible (stdout may be
+    unbuffered), so a signal once they are out changes nothing: a late kill of a finished
+    run, of one rank of an MPI launch among them."""
+    from ..process import command_ending
+
+    if not more:
+        command_ending()
+
+
 def search_fields(args) -> dict:
     """The RunConfig fields of the tree and hybrid options."""
     return dict(deterministic=args.deterministic, workers=args.workers, tasks=args.tasks,
                 hybrid_mode=args.hybrid_mode, lam=args.lam, gpu_share=args.gpu_share,
                 standin_speed=args.standin_speed)
+
+
+# RunConfig's parameters as `graph500 run` spells them: the library's messages name the
+# parameter first ("num_roots must be ..."), the command's one-line errors its flag.
+_FLAGS = {"num_roots": "--roots", "sort_vertices": "--sort-vertices", "backend": "--backend",
+          "algorithm": "--algorithm", "prune": "--prune", "input": "--input",
+          "kernel": "--kernel", "deterministic": "--deterministic", "workers": "--workers",
+          "partition": "--partition", "grid": "--grid", "compress": "--compress",
+          "tasks": "--tasks", "lambda": "--lambda", "mode": "--hybrid",
+          "gpu_share": "--gpu-share", "standin_speed": "--standin-speed"}
+
+
+def as_flags(message: str) -> str:
+    """A library message in the command's words: the parameter it starts with as its flag."""
+    name, space, rest = message.partition(" ")
+    return _FLAGS.get(name, name) + space + rest

@@ -1,0 +1,25 @@
+"""`graph500 info`: versions, threads, MPI, GPU and the kernel cache."""
+from __future__ import annotations
+
+
+__all__ = ["add"]
+
+
+def add(sub) -> None:
+    """Add the command's parser to the subparsers ``sub``."""
+    p = sub.add_parser("info", help="versions, threads, MPI, GPU, the kernel cache")
+    p.add_argument("--compile", action="store_true",
+                   help="first compile the default run's kernels (as its first run would)")
+    p.set_defaults(handler=_cmd_info)
+
+
+def _cmd_info(args) -> int:
+    from ..backend import system_info
+    from ..benchmark import compile_kernels
+    from ..primitives.numba_cache import describe_cache
+
+    if args.compile:
+        compile_kernels()
+    for key, value in {**system_info(), "kernel cache": describe_cache()}.items():
+        print(f"{key + ':':<18}{value}")
+    return 0

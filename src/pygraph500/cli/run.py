@@ -1,0 +1,170 @@
+"""`graph500 run`: the whole benchmark, embedded or on every rank of an MPI launch; the
+official block printed first, then the JSON."""
+from __future__ import annotations
+
+import sys
+
+from .common import (add_graph_args, add_hybrid_args, add_input_args, add_tree_args,
+                     results_next, search_fields)
+
+__all__ = ["add"]
+
+
+def add(sub) -> None:
+    """Add the command's parser to the subparsers ``sub``."""
+    from ..benchmark import GPU_ALGORITHMS
+    from ..bfs import ALGORITHMS, DEFAULT_ALGORITHM
+    from ..distributed import PRUNE_MODES
+    from ..sssp import ALGORITHMS as SSSP_ALGORITHMS, DEFAULT_ALGORITHM as SSSP_DEFAULT
+
+    p = sub.add_parser(
+        "run", help="run the whole benchmark and print the official output block",
+        description="Generate the Kronecker graph, build it, run BFS (and with --kernel "
+                    "sssp|both, SSSP) from 64 roots, validate every result (untimed) and print "
+                    "the reference's output block on stdout. Exit status 1 when a result is "
+                    "invalid.")
+    add_graph_args(p)
+    p.add_argument("--roots", type=int, default=64,
+                   help="number of search keys (Graph500: 64; others are labelled)")
+    p.add_argument("--algorithm", "-a", default=None,
+                   help=f"BFS algorithm: {', '.join(ALGORITHMS)} (default {DEFAULT_ALGORITHM}); "
+                        "distributed runs: direction-optimizing (default; its top-down levels "
+                        "are thesis Algorithm 4, its bottom-up levels use an allgathered "
+                        "frontier bitmap) or topdown-queue (thesis Algorithm 4 on every level)")
+    p.add_argument("--threads", "-t", type=int, default=None,
+                   help="worker threads (default: all cores; under mpiexec, per process: "
+                        "the node's cores shared among its processes)")
+    add_tree_args(p)
+    add_hybrid_args(p)
+    p.add_argument("--sort-vertices", choices=["none", "degree"], default="none",
+                   help="kernel 1 relabels vertices by decreasing degree for locality "
+                        "(paper 001, 4.4); parents are still reported in original labels")
+    p.add_argument("--json", metavar="FILE", help="also write the full results as JSON")
+    p.add_argument("--levels", action="store_true",
+                   help="print per-level statistics of the first search (and per-phase ones "
+                        "of the first SSSP search)")
+    p.add_argument("--no-validate", dest="validate", action="store_false",
+                   help="skip validation (the result is then not a Graph500 result)")
+    p.add_argument("--validation", choices=["csr", "tuples"], default=None,
+                   help="validate against kernel 1's CSR (default on the CPU: no tuples kept) "
+                        "or against every input tuple, kept in memory (default on a GPU)")
+    p.add_argument("--input", "-i", metavar="FILE",
+                   help="run on a user's edge list instead of the generator (any format of "
+                        "`graph500 convert`); --scale/--edgefactor/--seed then only pick roots")
+    add_input_args(p)
+    p.add_argument("--prune", choices=PRUNE_MODES, default=None,
+                   help="distributed runs (mpiexec -n P): how the next-level frontier is "
+                        "pruned before it is sent to the owners: sort-unique (default; thesis "
+                        "4.3.2: sort, keep one copy of each vertex with its parent), none "
+                        "(thesis 4.2.3: every copy is sent), bitmap (thesis 5.3: a bitmap "
+                        "over the neighbours a process can send; each is sent once per search)")
+    p.add_argument("--backend", choices=["cpu", "gpu", "auto", "numpy-checked"],
+                   default="cpu",
+                   help="where kernel 1 and the searches run: cpu (numba; the array "
+                        "algorithms on NumPy), gpu (CuPy: " + ", ".join(GPU_ALGORITHMS) + "), "
+                        "auto (the GPU when there is one, else the CPU, and it says so), "
+                        "numpy-checked (the GPU's code on NumPy, each level's host "
+                        "synchronisations and allocations counted in --levels and the "
+                        "JSON: host_syncs, allocations); under mpiexec, gpu gives every "
+                        "process the GPU of its node-local rank (algorithms: as for --prune "
+                        "runs)")
+    p.add_argument("--kernel", "-k", choices=["bfs", "sssp", "both"], default="bfs",
+                   help="the timed kernels: bfs (Graph500 kernel 2, the default, as "
+                        "graph500_reference_bfs), sssp (kernel 3: shortest paths on the "
+                        "generator's float32 weights) or both (every BFS then every SSSP, as "
+                        "graph500_reference_bfs_sssp; the output carries both blocks)")
+    p.add_argument("--sssp-algorithm", default=None, metavar="NAME",
+                   help=f"kernel 3 algorithm: {', '.join(SSSP_ALGORITHMS)} (default "
+                        f"{SSSP_DEFAULT})")
+    p.add_argument("--unit-weights", action="store_true",
+                   help="kernel 3 on an --input file without weights: every weight 1.0")
+    p.add_argument("--distributed", action="store_true",
+                   help="use the distributed (MPI) engine even with one process; it is "
+                        "chosen automatically when mpiexec starts more than one")
+    p.add_argument("--partition", choices=["1d", "2d"], default="1d",
+                   help="distributed runs: 1d (default; vertex v on process v %% P, thesis "
+                        "chapter 4) or 2d (paper 001: an R x C mesh; the frontier is "
+                        "allgathered in processor-columns, discovered pairs sent within "
+                        "processor-rows in compressed packets). 2d alone runs the 2D engine "
+                        "on one process")
+    p.add_argument("--grid", metavar="RxC", default=None,
+                   help="--partition 2d: the mesh, R rows x C columns with R * C = P "
+                        "(default: R <= C as close as P allows, paper 001 Table 1: 2 -> 1x2, "
+                        "4 -> 2x2, 6 -> 2x3, 8 -> 2x4)")
+    p.add_argument("--compress", choices=["vlq", "none"], default=None,
+                   help="--partition 2d: fold packets as delta + VLQ codes (default; paper "
+                        "001 4.2) or raw pairs of vertex ids")
+    p.set_defaults(handler=_cmd_run)
+
+
+def _cmd_run(args) -> int:
+    """`graph500 run`, embedded or (under mpiexec, or --distributed) on every rank: bad
+    parameters are reported once and every rank exits 2; a failure on any rank ends them all;
+    one process prints the results."""
+    from ..backend.threads import shared_machine
+    from ..benchmark import Launch, RunConfig
+    from ..io import check_writable
+    from ..process import command_ending
+    from ..report import Progress
+
+    options = dict(scale=args.scale, edgefactor=args.edgefactor, seed=tuple(args.seed),
+                   num_roots=args.roots, threads=args.threads, validate=args.validate,
+                   sort_vertices=None if args.sort_vertices == "none" else args.sort_vertices,
+                   input=args.input, input_format=args.format, num_vertices=args.num_vertices,
+                   prune=args.prune, backend=args.backend, distributed=args.distributed,
+                   record_levels=args.levels or bool(args.json), kernel=args.kernel,
+                   sssp_algorithm=args.sssp_algorithm, unit_weights=args.unit_weights,
+                   **search_fields(args), partition=args.partition, grid=args.grid,
+                   compress=args.compress, validation=args.validation)
+    if args.algorithm is not None:  # else the engine's default
+        options["algorithm"] = args.algorithm
+    launch = Launch(RunConfig(**options))
+    launch.check(lambda: check_writable(args.json) if args.json else None)
+    # before the first parallel kernel: OpenMP reads its wait policy when it starts
+    shared = shared_machine(args.threads) if launch.comm is None else None
+    with launch.guard():
+        result = launch.run(Progress(False if args.quiet else None))
+        if not launch.reporting:  # its part is done: rank 0 holds the results
+            command_ending()
+            return 0 if result.valid else 1
+        if shared:
+            result.labels.append(shared)
+        results_next(more=bool(args.json))
+        _print_run(result, args)
+    if args.json:
+        # after the results are printed, and outside the guard: a failed write is one line
+        # and exit status 2, never an abort of every rank
+        from ..io import write_json
+        from ..report import result_json
+
+        write_json(result_json(result), args.json)
+    return 0 if result.valid else 1
+
+
+def _print_run(result, args) -> None:
+    from ..report import format_dist_levels, format_levels, format_official, format_phases
+
+    for label in result.labels:
+        print(f"# NOTE: {label}")
+    if args.levels and result.sssp_runs:
+        first = result.sssp_runs[0]
+        print(format_phases(first.levels, f"# phases of the SSSP search from root {first.root}"))
+    if args.levels and result.runs:
+        first = result.runs[0]
+        title = f"# levels of the search from root {first.root}"
+        if result.distributed is None:
+            print(format_levels(first.levels, title))
+        else:
+            p, dist = result.num_processes, result.distributed
+            how = (f"--prune {dist['prune']}" if dist["partition"] == "1d" else
+                   f"2D {dist['grid'][0]}x{dist['grid'][1]} mesh, --compress {dist['compress']}")
+            print(format_dist_levels(first.levels, f"{title} ({p} process"
+                                     f"{'es' if p > 1 else ''}, {dist['algorithm']}, {how})"))
+    if not result.valid:
+        failed = result.first_failure
+        if failed is not None:
+            print(f"validation failed for root {failed.root}: {failed.message}", file=sys.stderr)
+        print("No results printed for invalid run.")
+    else:
+        print(format_official(result.official()))
+    sys.stdout.flush()
