@@ -15,6 +15,7 @@ from pygraph500.distributed import (DIST_ALGORITHMS, PRUNE_MODES, DistSearcher, 
 from pygraph500.distributed.array_bfs import DistArraySearcher, device_graph, estimate_device_bytes
 from pygraph500.distributed.device import CUDA_AWARE, DeviceExchange, cuda_aware
 from pygraph500.errors import InputError, ResourceError
+from pygraph500.report.result import result_json
 
 from test_distributed import SCALE, SIZES, gather_parent, graph  # noqa: F401,F811 - the fixture
 
@@ -185,6 +186,10 @@ def test_run_distributed_on_stand_in_devices(cuda_aware_mpi, graph, monkeypatch)
         assert info["device_exchange"].startswith(
             "device buffers handed" if cuda_aware_mpi == "1" else "staged through host")
         assert any("one GPU per process" in label for label in res.labels)
+        # the --json document says where it ran (a device run once said "cpu" there)
+        params = result_json(res)["parameters"]
+        assert (params["backend"], params["device"]) == ("gpu", info["device"])
+    assert result_json(cpu[0])["parameters"]["backend"] == "cpu"
     assert [r.nedge for r in results[0].runs] == [r.nedge for r in cpu[0].runs]
     assert results[0].roots.tolist() == cpu[0].roots.tolist()
 
@@ -208,3 +213,15 @@ def test_gpu_without_a_device_and_device_memory(monkeypatch):
     part = Partition1D(1 << 20, 4, 0)
     assert (estimate_device_bytes(part, 1 << 23, "bitmap")
             > estimate_device_bytes(part, 1 << 23, "sort-unique") > 8 * (1 << 23))
+
+
+def test_mpi_library_line_has_no_nul():
+    """Open MPI's library version ends in a NUL: it reached the device run's labels and JSON."""
+    from pygraph500.backend.info import mpi_library
+
+    class OpenMPI:
+        @staticmethod
+        def Get_library_version():
+            return "Open MPI v4.1.6, package: Debian OpenMPI,  ident: 4.1.6\x00"
+
+    assert mpi_library(OpenMPI) == "Open MPI v4.1.6, package: Debian OpenMPI, ident: 4.1.6"

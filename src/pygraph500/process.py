@@ -24,6 +24,10 @@ A watcher thread, told of every signal at once (the interpreter's wakeup fd), se
   then taken when the kernel returns (seconds at most here: every long computation is a
   sequence of kernels).
 
+In an MPI launch the launcher signals every rank, and rank 0 speaks for them all: another
+rank waits (``let_rank0_speak``) until rank 0 has said so and ended the launch, and speaks
+itself only when it is still running after that (it was signalled alone).
+
 Two things keep the files clean whenever a signal comes:
 
 - ``temporaries``: files being written (outputs' temporaries, copies of input streams), so
@@ -48,7 +52,7 @@ from .errors import Interrupted
 
 __all__ = ["launched_rank", "launched_size", "handled_signals", "deferred", "temporaries",
            "remove_temporaries", "command_ending", "signal_received", "interrupted_line",
-           "abort_launch", "SIGNALS"]
+           "abort_launch", "let_rank0_speak", "SIGNALS"]
 
 # Variables a launcher sets in every process it starts: (rank variable, size variable).
 _LAUNCH_VARS = (
@@ -90,6 +94,9 @@ SIGNALS = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP"
                 if hasattr(signal, name))
 REPEAT_AFTER = 0.5       # seconds between raisings of an interrupt the command has not taken
 LAST_RESORT_AFTER = 3.0  # seconds after which the watcher ends a process that cannot take it
+# seconds by which an interrupted rank 0 has said so and ended its launch (its watcher's last
+# resort, then the grace its abort gives the launcher to forward the line)
+RANK0_ENDS_WITHIN = LAST_RESORT_AFTER + 3.0
 
 temporaries: set[str] = set()  # paths to remove if the command ends on a signal
 # Python code that LLVM calls back while numba compiles or loads a kernel: an exception
@@ -215,13 +222,23 @@ def _see_through(wakeup, command):
             _thread.interrupt_main(_State.raised or first)
 
 
+def let_rank0_speak() -> None:
+    """In a rank other than 0 of a launch, interrupted: wait until rank 0, which the launcher
+    signalled too, has said so and ended the launch (this process with it). A rank still
+    alive after that was signalled alone, and speaks for itself."""
+    import time
+
+    if launched_rank() not in (None, 0):
+        time.sleep(RANK0_ENDS_WITHIN)
+
+
 def _end_now(signum):
     """End the process from the watcher: the main thread cannot take the interrupt."""
     _State.ending = True
     remove_temporaries()
-    if launched_rank() in (None, 0):  # rank 0 speaks for a launch: every rank got the signal
-        # straight to the file descriptor: the main thread may hold sys.stderr's lock
-        os.write(2, (interrupted_line(signum) + "\n").encode("utf-8", "backslashreplace"))
+    let_rank0_speak()
+    # straight to the file descriptor: the main thread may hold sys.stderr's lock
+    os.write(2, (interrupted_line(signum) + "\n").encode("utf-8", "backslashreplace"))
     abort_launch(128 + signum)
     os._exit(128 + signum)
 

@@ -31,7 +31,9 @@ TIMEOUT = 300
 
 
 def _env(**extra):
-    env = dict(os.environ, PYTHONPATH=SRC, **extra)
+    # SRC first, what the caller had after it (a device run puts a carried NumPy there)
+    path = os.pathsep.join([SRC, *filter(None, [os.environ.get("PYTHONPATH")])])
+    env = dict(os.environ, PYTHONPATH=path, **extra)
     env.pop("PYGRAPH500_TRACEBACK", None)
     if os.geteuid() == 0:  # Open MPI's mpiexec refuses root without these (a device image's
         env.setdefault("OMPI_ALLOW_RUN_AS_ROOT", "1")  # is Open MPI, run as root); MPICH

@@ -28,6 +28,12 @@ def mpi_cuda_support() -> int | None:
     return None
 
 
+def mpi_library(MPI) -> str:
+    """The first line of the MPI library's own description, spaces collapsed (Open MPI's
+    ends in a NUL, which must not reach a report)."""
+    return " ".join(MPI.Get_library_version().replace("\0", " ").splitlines()[0].split())
+
+
 def _mpi() -> str:
     try:
         from mpi4py import MPI  # noqa: PLC0415
@@ -36,7 +42,7 @@ def _mpi() -> str:
     cuda = {None: "unknown (no MPIX_Query_cuda_support)", 0: "no", 1: "yes"}.get(
         mpi_cuda_support(), "yes")
     return (f"mpi4py {__import__('mpi4py').__version__}, "
-            f"{' '.join(MPI.Get_library_version().splitlines()[0].split())}; CUDA-aware: {cuda}")
+            f"{mpi_library(MPI)}; CUDA-aware: {cuda}")
 
 
 def _gpu() -> str:

@@ -341,7 +341,8 @@ class DistributedEngine(Engine):
             "per_rank": {k: [r[k] for r in per_rank] for k in per_rank[0]},
         }
         return dict(num_vertices=self.num_vertices, num_edges=self.num_edges,
-                    threads=self.threads, num_processes=comm.size, distributed=info)
+                    threads=self.threads, num_processes=comm.size, distributed=info,
+                    backend=backend.name, device=backend.device)
 
 
 def run_distributed(config: RunConfig, comm, progress=None) -> BenchmarkResult:

@@ -154,4 +154,5 @@ class Distributed2DEngine(DistributedEngine):
             "per_rank": {k: [r[k] for r in per_rank] for k in per_rank[0]},
         }
         return dict(num_vertices=self.num_vertices, num_edges=self.num_edges,
-                    threads=self.threads, num_processes=comm.size, distributed=info)
+                    threads=self.threads, num_processes=comm.size, distributed=info,
+                    backend=self.backend.name, device=self.backend.device)

@@ -13,7 +13,7 @@ import sys
 
 from ..errors import Graph500Error
 from ..process import (abort_launch, command_ending, handled_signals, interrupted_line,
-                       launched_rank, remove_temporaries, signal_received)
+                       launched_rank, let_rank0_speak, remove_temporaries, signal_received)
 
 __all__ = ["main", "build_parser"]
 
@@ -56,8 +56,8 @@ def main(argv=None) -> int:
             raise
         command_ending()
         remove_temporaries()
-        if not _quiet_rank():
-            print(interrupted_line(signum), file=sys.stderr, flush=True)
+        let_rank0_speak()
+        print(interrupted_line(signum), file=sys.stderr, flush=True)
         abort_launch(128 + signum)  # ranks waiting for this one in a collective end too
         if argv is None:  # the command's own process: no finalisation after an interrupt
             _exit_now(128 + signum)

@@ -29,7 +29,7 @@ import numpy as np
 
 from ..errors import Graph500Error, InputError
 from ..process import (command_ending, interrupted_line, launched_rank, launched_size,
-                       remove_temporaries, signal_received)
+                       let_rank0_speak, remove_temporaries, signal_received)
 
 __all__ = ["Comm", "SerialComm", "MPIComm", "KeptBuffers", "world", "launched_rank",
            "launched_size", "yield_core", "abort_on_error", "collective_check", "REDUCE_OPS"]
@@ -245,6 +245,8 @@ class MPIComm(Comm):
     def __init__(self, comm=None):
         from mpi4py import MPI
 
+        from ..backend.info import mpi_library
+
         self._MPI = MPI
         self._comm = MPI.COMM_WORLD if comm is None else comm
         self.rank = self._comm.Get_rank()
@@ -253,7 +255,7 @@ class MPIComm(Comm):
         self.local_rank = node.Get_rank()
         self.local_size = node.Get_size()
         node.Free()
-        self.library = " ".join(MPI.Get_library_version().splitlines()[0].split())
+        self.library = mpi_library(MPI)
         self._ops = {"sum": MPI.SUM, "max": MPI.MAX, "min": MPI.MIN}
 
     def alltoallv(self, send, sendcounts, out=None, displs=None):
@@ -386,7 +388,9 @@ def abort_on_error(comm: Comm, prog: str = "graph500"):
             2 if isinstance(exc, KeyboardInterrupt) else None)
         interrupted = signum is not None
         code = 128 + signum if interrupted else 2 if isinstance(exc, Graph500Error) else 1
-        if code != 1 and comm.rank != 0:
+        if interrupted:
+            let_rank0_speak()
+        elif code != 1 and comm.rank != 0:
             time.sleep(2 * ABORT_GRACE)  # rank 0's abort comes after ABORT_GRACE
         where = f" on rank {comm.rank} of {comm.size}" if comm.size > 1 else ""
         if os.environ.get("PYGRAPH500_TRACEBACK"):
