@@ -3,8 +3,8 @@ Graph500 edge lists, parent arrays, search tables, JSON.
 
 Modules: ``registry`` (the formats: name, suffixes, magic bytes or sniffing rule, reader,
 writer; ``detect_format``), ``graph_file`` (``GraphFile``, ``read_graph``, ``write_graph``,
-``convert_graph``), one module per format (``snap_text``, ``matrix_market``, ``g500_binary``,
-``packed48``, ``npy_array``, ``npz_archive``), ``edge_list_files`` (EdgeList to and from
+``convert_graph``), one module per format (each named by its record in
+``registry.REGISTRY``: ``Format.module``), ``edge_list_files`` (EdgeList to and from
 g500 / text files), ``weight_files`` (kernel 3's float32 weight files and weight checks),
 ``result_files`` (parents, search tables, JSON), ``file_access`` (checks before reading;
 streams and devices as inputs), ``outputs`` (how every file is written: temporaries renamed

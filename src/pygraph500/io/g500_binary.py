@@ -1,5 +1,5 @@
 """The Graph500 binary edge list: little-endian int64 pairs ``(v0, v1)`` in generation order
-(the layout ``graph500 generate`` writes; suffixes .bin .edges .g500)."""
+(the layout ``graph500 generate`` writes)."""
 from __future__ import annotations
 
 import numpy as np

@@ -1,5 +1,5 @@
-"""Matrix Market coordinate files (.mtx .mm, + .gz .bz2) through ``scipy.io``: the whole
-file at once, parsed in parallel by scipy. Vertices are the row/column numbers minus one;
+"""Matrix Market coordinate files (also compressed) through ``scipy.io``: the whole file at
+once, parsed in parallel by scipy. Vertices are the row/column numbers minus one;
 a symmetric file is an undirected graph, each edge stored once (lower triangle)."""
 from __future__ import annotations
 

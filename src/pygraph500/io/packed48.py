@@ -1,6 +1,5 @@
 """The reference's packed 48-bit edge tuples: three little-endian uint32 ``v0_low, v1_low,
-high`` (``high`` = bits 32..47 of v0, then of v1, sign-extended on reading; suffixes .p48
-.packed48)."""
+high`` (``high`` = bits 32..47 of v0, then of v1, sign-extended on reading)."""
 from __future__ import annotations
 
 import numpy as np

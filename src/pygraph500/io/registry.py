@@ -1,19 +1,11 @@
 """The registry of edge-list file formats, and how a file's format is told.
 
-=========  ===============================  ==================================  ==============
-format     module (reader, writer)          file names                          first bytes
-=========  ===============================  ==================================  ==============
-snap       snap_text: text pairs/triples    .txt .tsv .el .snap .wel (+ .gz)    no NUL byte
-mtx        matrix_market (scipy.io)         .mtx .mm (+ .gz, .bz2)              %%MatrixMarket
-g500       g500_binary: int64 pairs         .bin .edges .g500                   a NUL byte
-packed48   packed48: 48-bit tuples          .p48 .packed48                      (by name only)
-npy        npy_array: (M, 2) integers       .npy                                \\x93NUMPY
-npz        npz_archive: src, dst, ...       .npz                                PK\\x03\\x04
-=========  ===============================  ==================================  ==============
+``REGISTRY`` is the one list of formats: the command's ``--format`` choices and help, the
+README's table (``formats_table``) and the tests' parameters are read from its records.
 
 A name with a known suffix has that format. Another name is recognised by its first bytes:
-a format's magic bytes first, then the sniffing rules (a NUL byte in the first 4 KiB means
-binary g500, none means text); a compressed name without a known suffix is text.
+a format's magic bytes first, then the formats' sniffing rules; a compressed name without a
+known suffix is text.
 
 A reader is ``read(path, size, limit, report) -> (src, dst, weights, directed, n_hint,
 labels)`` (``limit`` -1 or the vertex count ids must stay below; ``report(phase, done,
@@ -36,7 +28,10 @@ from .npz_archive import read_npz, write_npz
 from .packed48 import read_packed48, write_packed48
 from .snap_text import read_snap, write_snap
 
-__all__ = ["Format", "REGISTRY", "FORMATS", "format_named", "detect_format"]
+__all__ = ["Format", "REGISTRY", "FORMATS", "COMPRESSED_SUFFIXES", "format_named",
+           "detect_format", "formats_table"]
+
+COMPRESSED_SUFFIXES = (".gz", ".bz2")   # what a compressible format may be read from
 
 
 @dataclass(frozen=True)
@@ -45,34 +40,55 @@ class Format:
     and what it can hold."""
 
     name: str
+    summary: str                                  # what a file holds (markdown; the README's table)
     suffixes: tuple[str, ...]
     read: Callable
     write: Callable
     magic: bytes = b""                            # the file's first bytes, when it has any
-    sniff: Callable[[bytes], bool] | None = None  # a rule on the first 4 KiB, when no magic
+    sniff: Callable[[bytes], bool] | None = None  # a rule on the first 4 KiB (its docstring
+                                                  # says it), when no magic
     weighted: bool = False                        # can hold a weight per edge
     directed: bool = False                        # records directedness
-    compressible: bool = False                    # may be read from .gz / .bz2
+    compressible: bool = False                    # may be read from COMPRESSED_SUFFIXES
+
+    @property
+    def module(self) -> str:
+        """The module of ``pygraph500.io`` that reads and writes it."""
+        return self.read.__module__.rsplit(".", 1)[-1]
 
 
 def _binary(head: bytes) -> bool:
+    """a NUL byte in the first 4 KiB"""
     return b"\x00" in head
 
 
 def _text(head: bytes) -> bool:
+    """no NUL byte in the first 4 KiB"""
     return b"\x00" not in head
 
 
 REGISTRY: dict[str, Format] = {f.name: f for f in (
-    Format("snap", (".txt", ".tsv", ".el", ".snap", ".wel"), read_snap, write_snap,
+    Format("snap", "text, one `source target [weight]` a line, blank-separated; `#` and `%` "
+                   "comments; a SNAP `# Directed graph` / `# Undirected graph` (or KONECT "
+                   "`% sym` / `% asym`) header sets the direction; columns after the third "
+                   "are ignored",
+           (".txt", ".tsv", ".el", ".snap", ".wel"), read_snap, write_snap,
            sniff=_text, weighted=True, directed=True, compressible=True),
-    Format("mtx", (".mtx", ".mm"), read_mtx, write_mtx, magic=b"%%MatrixMarket",
+    Format("mtx", "Matrix Market coordinate (through `scipy.io`); vertices are row/column "
+                  "numbers - 1",
+           (".mtx", ".mm"), read_mtx, write_mtx, magic=b"%%MatrixMarket",
            weighted=True, directed=True, compressible=True),
-    Format("g500", (".bin", ".edges", ".g500"), read_g500, write_g500, sniff=_binary),
-    Format("packed48", (".p48", ".packed48"), read_packed48, write_packed48),
-    Format("npy", (".npy",), read_npy, write_npy, magic=b"\x93NUMPY"),
-    Format("npz", (".npz",), read_npz, write_npz, magic=b"PK\x03\x04",
-           weighted=True, directed=True),
+    Format("g500", "Graph500 binary: little-endian int64 pairs `(v0, v1)`, what `graph500 "
+                   "generate` writes",
+           (".bin", ".edges", ".g500"), read_g500, write_g500, sniff=_binary),
+    Format("packed48", "the reference's packed 48-bit tuples: uint32 `v0_low, v1_low, high`, "
+                       "`high` = bits 32..47 of v0, then of v1",
+           (".p48", ".packed48"), read_packed48, write_packed48),
+    Format("npy", "an (M, 2) integer array", (".npy",), read_npy, write_npy,
+           magic=b"\x93NUMPY"),
+    Format("npz", "`src`, `dst` (or `edges`), optional `weight`, `num_vertices`, `labels`, "
+                  "`directed`",
+           (".npz",), read_npz, write_npz, magic=b"PK\x03\x04", weighted=True, directed=True),
 )}
 FORMATS = tuple(REGISTRY)
 _BY_SUFFIX = {suffix: f for f in REGISTRY.values() for suffix in f.suffixes}
@@ -90,7 +106,7 @@ def format_named(name: str) -> Format:
 def _suffix(path: str) -> tuple[str, bool]:
     """(lower-case suffix without a compression suffix, compressed?)."""
     name = os.path.basename(path).lower()
-    compressed = name.endswith((".gz", ".bz2"))
+    compressed = name.endswith(COMPRESSED_SUFFIXES)
     if compressed:
         name = name.rsplit(".", 1)[0]
     return os.path.splitext(name)[1], compressed
@@ -103,7 +119,8 @@ def detect_format(path: str, *, for_writing: bool = False) -> str:
     fmt = _BY_SUFFIX.get(suffix)
     if fmt is not None:
         if compressed and not fmt.compressible:
-            raise InputError(f"{path}: only text and Matrix Market files may be compressed")
+            names = _listed(f.name for f in REGISTRY.values() if f.compressible)
+            raise InputError(f"{path}: only {names} files may be compressed")
         if compressed and for_writing:
             raise InputError(f"{path}: compressed output is not supported; write {path.rsplit('.', 1)[0]}")
         return fmt.name
@@ -119,3 +136,28 @@ def detect_format(path: str, *, for_writing: bool = False) -> str:
         if fmt.magic and head.startswith(fmt.magic):
             return fmt.name
     return next(fmt.name for fmt in REGISTRY.values() if fmt.sniff is not None and fmt.sniff(head))
+
+
+def _listed(names) -> str:
+    """The names as "a, b and c"."""
+    names = list(names)
+    return " and ".join([", ".join(names[:-1]), names[-1]] if len(names) > 1 else names)
+
+
+def formats_table() -> str:
+    """The formats as a markdown table: the README's, which a test holds equal to this."""
+    def first_bytes(f: Format) -> str:
+        if f.magic:
+            return f"`{repr(f.magic)[2:-1]}`"
+        return f.sniff.__doc__ if f.sniff is not None else "(by name only)"
+
+    def yes(flag: bool) -> str:
+        return "yes" if flag else "no"
+
+    rows = ["| format | what it is | names | first bytes | weights | direction | compressed |",
+            "|---|---|---|---|---|---|---|"]
+    for f in REGISTRY.values():
+        rows.append(f"| `{f.name}` | {f.summary} | `{' '.join(f.suffixes)}` | {first_bytes(f)} "
+                    f"| {yes(f.weighted)} | {yes(f.directed)} "
+                    f"| {'`' + ' '.join(COMPRESSED_SUFFIXES) + '`' if f.compressible else 'no'} |")
+    return "\n".join(rows)

@@ -1,7 +1,7 @@
-"""Text edge lists, SNAP style (.txt .tsv .el .snap .wel, + .gz .bz2): one ``source target
-[weight]`` a line, blank-separated; ``#`` and ``%`` lines are comments, columns after the
-third are ignored, and a header comment saying (un)directed sets directedness. Kernel 3's
-weights (``weights=True``) are the third column of every line, float32, checked line by line.
+"""Text edge lists, SNAP style (also compressed): one ``source target [weight]`` a line,
+blank-separated; ``#`` and ``%`` lines are comments, columns after the third are ignored,
+and a header comment saying (un)directed sets directedness. Kernel 3's weights
+(``weights=True``) are the third column of every line, float32, checked line by line.
 
 A plain file is scanned once for its line count, so the edge arrays are allocated once at
 their final size; a compressed one grows them as chunks come. The compiled kernels of
