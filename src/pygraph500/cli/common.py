@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import argparse
 
+from ..io.registry import COMPRESSED_SUFFIXES, FORMATS, REGISTRY
+
 __all__ = ["Parser", "DEFAULT_SCALE", "seed", "add_graph_args", "FORMATS_HELP", "add_input_args",
            "add_tree_args", "add_hybrid_args", "search_fields", "results_next", "as_flags"]
 
@@ -42,13 +44,15 @@ def add_graph_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--quiet", "-q", action="store_true", help="no progress on stderr")
 
 
-FORMATS_HELP = ("snap text .txt/.tsv/.el (+.gz), Matrix Market .mtx, Graph500 binary "
-                ".bin/.edges, packed 48-bit .p48, NumPy .npy/.npz")
+# Each format's name and file names, for the commands' help.
+FORMATS_HELP = "; ".join(" ".join((f.name, *f.suffixes))
+                         + (f", + {' '.join(COMPRESSED_SUFFIXES)}" if f.compressible else "")
+                         for f in REGISTRY.values())
 
 
 def add_input_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--format", "-f", default=None, metavar="FORMAT",
-                   help="snap, mtx, g500, packed48, npy or npz (default: from the file name)")
+    p.add_argument("--format", "-f", default=None, choices=FORMATS, metavar="FORMAT",
+                   help=f"{', '.join(FORMATS)} (default: from the file name)")
     p.add_argument("--num-vertices", "-n", type=int, default=None, metavar="N",
                    help="vertex count: ids must be below N (default: from the ids; sparse ids "
                         "are relabelled and reported back in the file's ids)")

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import sys
 
+from ..io.registry import FORMATS
 from .common import FORMATS_HELP
 
 __all__ = ["add"]
@@ -17,8 +18,10 @@ def add(sub) -> None:
                     "cannot hold (weights, direction) is reported on stderr.")
     p.add_argument("input", metavar="IN")
     p.add_argument("output", metavar="OUT")
-    p.add_argument("--from", dest="format", metavar="FORMAT", help="format of IN")
-    p.add_argument("--to", dest="to_format", metavar="FORMAT", help="format of OUT")
+    p.add_argument("--from", dest="format", choices=FORMATS, metavar="FORMAT",
+                   help=f"format of IN: {', '.join(FORMATS)}")
+    p.add_argument("--to", dest="to_format", choices=FORMATS, metavar="FORMAT",
+                   help="format of OUT (the same names)")
     p.add_argument("--num-vertices", type=int, default=None, metavar="N",
                    help="vertex count of IN (its ids must be below N)")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress on stderr")
