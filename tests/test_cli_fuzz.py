@@ -18,14 +18,14 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from pygraph500 import cli
 from pygraph500.graph import EdgeList
-from pygraph500.io import GraphFile, write_graph
+from pygraph500.io import REGISTRY, GraphFile, write_graph
 
 # CI runs a fixed sample (derandomized); PYGRAPH500_FUZZ=N draws N fresh examples per test.
 _FUZZ = int(os.environ.get("PYGRAPH500_FUZZ", "0"))
 SETTINGS = settings(max_examples=_FUZZ or 60, deadline=None, derandomize=not _FUZZ,
                     suppress_health_check=[HealthCheck.function_scoped_fixture,
                                            HealthCheck.too_slow])
-GRAPH_SUFFIXES = [".txt", ".mtx", ".bin", ".p48", ".npy", ".npz", ""]
+GRAPH_SUFFIXES = [f.suffixes[0] for f in REGISTRY.values()] + [""]   # "": told by its bytes
 NUMBERS = st.sampled_from(["0", "1", "2", "-1", "7", "64", "2147483648", "9223372036854775807",
                            "9223372036854775808", "-9223372036854775809", "1e308", "nan",
                            "inf", "0x10", "", "abc", "3.5"])
@@ -124,10 +124,10 @@ def test_bfs_and_sssp_file_on_any_bytes(suffix, valid_files, tmp_path):
     case()
 
 
-@pytest.mark.parametrize("suffix", [".txt", ".npz", ".bin"])
+@pytest.mark.parametrize("suffix", [".txt", ".npz", ".bin"])   # a sample: text, archive, binary
 def test_run_input_and_convert_on_any_bytes(suffix, valid_files, tmp_path):
     @SETTINGS
-    @given(graph_bytes(valid_files[suffix]), st.sampled_from([".npz", ".mtx", ".p48", ".xyz"]))
+    @given(graph_bytes(valid_files[suffix]), st.sampled_from(GRAPH_SUFFIXES[:-1] + [".xyz"]))
     def case(data, to):
         path = _write(tmp_path, "g" + suffix, data)
         js = _fresh(tmp_path, "r.json")

@@ -13,11 +13,11 @@ from hypothesis import strategies as st
 
 from pygraph500.errors import InputError
 from pygraph500.graph.types import EdgeList
-from pygraph500.io import (GraphFile, chunks, read_graph, read_weights, snap_text, write_graph,
-                           write_weights)
+from pygraph500.io import (REGISTRY, GraphFile, chunks, read_graph, read_weights, snap_text,
+                           write_graph, write_weights)
 
-WEIGHTED = {"snap": ".txt", "mtx": ".mtx", "npz": ".npz"}
-UNWEIGHTED = {"g500": ".bin", "packed48": ".p48", "npy": ".npy"}
+WEIGHTED = {f.name: f.suffixes[0] for f in REGISTRY.values() if f.weighted}
+UNWEIGHTED = {f.name: f.suffixes[0] for f in REGISTRY.values() if not f.weighted}
 F32_MAX = float(np.finfo(np.float32).max)
 
 
@@ -208,7 +208,7 @@ def test_npz_weights(tmp_path):
 
 
 @pytest.mark.parametrize("fmt", list(UNWEIGHTED))
-def test_binary_formats_have_no_weights(tmp_path, fmt):
+def test_formats_without_weights_refuse_them(tmp_path, fmt):
     g = weighted_graph(m=20)
     path = str(tmp_path / f"g{UNWEIGHTED[fmt]}")
     notes = write_graph(g, path)
