@@ -49,7 +49,7 @@ from pygraph500.graph.build import count_tuples, place_tuples
 from pygraph500.validate import csr_kernels as ck
 from pygraph500.validate import validate_csr
 from pygraph500.validate.on_csr import core_levels, level_table
-from pygraph500.validate.bfs_tree import _narrow, _threads_for, pointer_rules
+from pygraph500.validate.bfs_tree import narrow, pointer_rules, threads_for
 
 
 def _seconds(fn) -> float:
@@ -63,11 +63,11 @@ def steps(g, parent, root: int) -> tuple[dict, tuple]:
     for ``main``'s thread counts."""
     n = g.num_vertices
     out = {"validate_csr": _seconds(lambda: validate_csr(g, parent, root))}
-    with _threads_for(n + int(g.indptr[-1])):
+    with threads_for(n + int(g.indptr[-1])):
         res = {}
         out["pointer rules"] = _seconds(lambda: res.update(p=pointer_rules(parent, root, n)))
         p64, _, depth, _ = res["p"]
-        lev = _narrow(depth)
+        lev = narrow(depth)
         out["levels"] = _seconds(lambda: res.update(t=level_table(lev, g.indptr)))
         mode, table, core, shallow = res["t"]
         args = (g.indptr, g.indices, lev, table, mode, core, shallow, p64, root,

@@ -14,7 +14,7 @@ from pygraph500.graph import EdgeList
 from pygraph500.validate import (RULES, TEPS_COUNTING_RULE, ValidationReport, check,
                                  count_component_edges, validate)
 from pygraph500.validate import kernels
-from pygraph500.validate.bfs_tree import _compute_depth
+from pygraph500.validate.bfs_tree import compute_depth
 
 
 # ------------------------------------------------------------------------------------ oracles
@@ -476,7 +476,7 @@ def test_depth_walks_equal_pointer_jumping_or_give_way(cap, threads):
     for dtype in (np.int8, np.int64):  # int8: DEEP, then int64
         depth = np.empty(n, dtype)
         kernels.start_depths(cut, depth)
-        assert _compute_depth(cut, root, depth)[:2] == (None, first)
+        assert compute_depth(cut, root, depth)[:2] == (None, first)
 
 
 def test_depth_walks_held_back_give_the_same_depths_and_offenders(threads):
@@ -528,6 +528,6 @@ def brute_depth(parent, root):
 def validate_depth(parent, root):
     depth = np.empty(parent.shape[0], np.int8)  # as pointer_rules: int64 when too deep
     kernels.start_depths(parent, depth)
-    depth, bad_visit, start, _ = _compute_depth(parent, root, depth)
+    depth, bad_visit, start, _ = compute_depth(parent, root, depth)
     assert bad_visit == parent.shape[0] and start == -1
     return depth

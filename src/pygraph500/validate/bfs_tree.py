@@ -32,8 +32,9 @@ def check(edges: "EdgeList", parent, root: int, depth=None) -> ValidationReport:
     return validate(edges, parent, root, depth=depth).raise_if_invalid()
 
 
-def _narrow(level: np.ndarray) -> np.ndarray:
-    """The level array in the narrowest signed dtype that holds it (fewer cache misses)."""
+def narrow(level: np.ndarray) -> np.ndarray:
+    """The level array in the narrowest signed dtype that holds it (fewer cache misses; both
+    validators' level reads)."""
     if level.dtype == np.int8:  # already (pointer_rules' depths, mostly): no pass for the max
         return level
     top = int(level.max()) if level.size else 0
@@ -43,7 +44,9 @@ def _narrow(level: np.ndarray) -> np.ndarray:
     return level
 
 
-def _as_int64(a, what: str) -> np.ndarray:
+def as_int64(a, what: str) -> np.ndarray:
+    """A tuple or depth array as contiguous int64, InputError when it is not 1-D integers (the
+    BFS and SSSP validators check their inputs alike)."""
     a = np.asarray(a)
     if a.ndim != 1:
         raise InputError(f"{what}: expected a 1-D array, got shape {a.shape}")
@@ -57,7 +60,7 @@ def _as_int64(a, what: str) -> np.ndarray:
 WALK_CAP = 1 << 14
 
 
-def _compute_depth(parent: np.ndarray, root: int, depth: np.ndarray):
+def compute_depth(parent: np.ndarray, root: int, depth: np.ndarray):
     """Finish the depths ``kernels.start_depths`` began in ``depth`` (int8: a Graph500 tree's
     depths, an eighth of the bytes to write and read again of int64), once every parent is in
     range and the root is its own parent.
@@ -67,7 +70,8 @@ def _compute_depth(parent: np.ndarray, root: int, depth: np.ndarray):
     depth does not fit, and, when a walk is too long, pointer jumping (O(N log depth)), which
     also finds the cycles. Returns (depth, N, -1, -1); or (None, v, -1, -1), v the first
     reached vertex whose parent is unreached; or (None, N, v, c), v the smallest reached
-    vertex whose pointers never reach the root and c a vertex on the cycle they run into."""
+    vertex whose pointers never reach the root and c a vertex on the cycle they run into.
+    The SSSP validator takes its hop counts the same way."""
     n = parent.shape[0]
     depth[root] = 0
     end, bad_visit = kernels.walk_depths(parent, root, depth, WALK_CAP,
@@ -117,7 +121,7 @@ def int64_parent(parent_in: np.ndarray, n: int):
 
 def cycle_report(parent, root: int, start: int, on_cycle: int, **kw) -> ValidationReport:
     """The no-cycles report: the pointers from ``start`` enter the cycle through
-    ``on_cycle`` (what ``_compute_depth`` found), named by its smallest vertex."""
+    ``on_cycle`` (what ``compute_depth`` found), named by its smallest vertex."""
     low, length = kernels.cycle_info(parent, on_cycle)
     text = rules.cycle_text(length, int(low), int(parent[low]))
     return rules.no_cycles(start, root, text, low, **kw)
@@ -128,13 +132,13 @@ def count_component_edges(edges: "EdgeList", parent) -> int:
     duplicates counted, self-loops not (TEPS_COUNTING_RULE). Equals ``validate(...).nedge``
     for a valid tree; one pass over the tuples."""
     n = int(edges.num_vertices)
-    src = _as_int64(edges.src, "edges.src")
-    dst = _as_int64(edges.dst, "edges.dst")
+    src = as_int64(edges.src, "edges.src")
+    dst = as_int64(edges.dst, "edges.dst")
     parent = np.asarray(parent)
     if parent.ndim != 1 or parent.shape[0] != n:
         raise InputError(f"parent: expected {n} entries, got shape {parent.shape}")
     reached = (parent != -1).astype(np.uint8)
-    with _threads_for(n + src.shape[0]):
+    with threads_for(n + src.shape[0]):
         count, bad = kernels.count_pass(src, dst, reached)
     if bad < src.shape[0]:
         i = int(bad)
@@ -143,7 +147,8 @@ def count_component_edges(edges: "EdgeList", parent) -> int:
 
 
 @contextmanager
-def _threads_for(size: int):
+def threads_for(size: int):
+    """One numba thread for an input below ``PARALLEL_MIN`` (every validator's passes)."""
     if size >= PARALLEL_MIN:
         yield
         return
@@ -163,7 +168,7 @@ def validate(edges: "EdgeList", parent, root: int, depth=None) -> ValidationRepo
     ``root-depth`` / ``tree-edge-levels`` check it. Raises InputError for input that is not a
     BFS result at all (non-integer arrays, root or edge endpoints outside ``[0, N)``).
     """
-    with _threads_for(int(edges.num_vertices) + len(edges.src)):
+    with threads_for(int(edges.num_vertices) + len(edges.src)):
         return _validate(edges, parent, root, depth)
 
 
@@ -187,7 +192,7 @@ def pointer_rules(parent, root: int, n: int):
         return None, 0, None, rules.parent_range(v, int(parent[v]), n, **kw)
     if parent[root] != root:
         return None, 0, None, rules.root_self_parent(root, int(parent[root]), **kw)
-    depth, bad_visit, start, on_cycle = _compute_depth(parent, root, depth)
+    depth, bad_visit, start, on_cycle = compute_depth(parent, root, depth)
     if bad_visit < n:
         return None, 0, None, rules.parent_visited(bad_visit, int(parent[bad_visit]), **kw)
     if depth is None:
@@ -197,8 +202,8 @@ def pointer_rules(parent, root: int, n: int):
 
 def _validate(edges, parent, root, depth) -> ValidationReport:
     n = int(edges.num_vertices)
-    src = _as_int64(edges.src, "edges.src")
-    dst = _as_int64(edges.dst, "edges.dst")
+    src = as_int64(edges.src, "edges.src")
+    dst = as_int64(edges.dst, "edges.dst")
     parent, num_visited, tree_depth, report = pointer_rules(parent, root, n)
     if report is not None:
         return report
@@ -206,7 +211,7 @@ def _validate(edges, parent, root, depth) -> ValidationReport:
     if depth is None:
         level = tree_depth
     else:
-        claim = _as_int64(depth, "depth")
+        claim = as_int64(depth, "depth")
         if claim.shape[0] != n:
             raise InputError(f"depth: has {claim.shape[0]} entries, the graph has {n} vertices")
         level = np.where(parent >= 0, claim, -1)
@@ -227,7 +232,7 @@ def _validate(edges, parent, root, depth) -> ValidationReport:
     found = np.zeros(n, np.uint8)
     fp = (parent & 0xFF).astype(np.uint8)
     m = src.shape[0]
-    nedge, nself, bad_label, bad_level, bad_comp = kernels.edge_pass(src, dst, _narrow(level), fp,
+    nedge, nself, bad_label, bad_level, bad_comp = kernels.edge_pass(src, dst, narrow(level), fp,
                                                               parent, found)
     if bad_label < m:
         i = int(bad_label)

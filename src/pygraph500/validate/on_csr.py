@@ -29,7 +29,7 @@ import numpy as np
 from ..errors import InputError
 from . import csr_kernels as ck
 from . import rules
-from .bfs_tree import _narrow, _threads_for, pointer_rules
+from .bfs_tree import narrow, pointer_rules, threads_for
 from .rules import ValidationReport
 from .shortest_paths import as_distances
 from .shortest_paths import pointer_rules as sssp_pointer_rules
@@ -54,7 +54,7 @@ def count_component_edges_csr(graph, parent) -> int:
     td = _tuple_degree(graph)
     if graph.relabelled:
         td = td[graph.new_label]  # in the parent array's labels
-    with _threads_for(graph.num_vertices):
+    with threads_for(graph.num_vertices):
         return int(ck.reached_tuple_sum(np.ascontiguousarray(parent), td)) // 2
 
 
@@ -107,7 +107,7 @@ def level_table(lev, indptr):
 def validate_csr(graph, parent, root: int) -> ValidationReport:
     """Check a BFS parent array (in the input's labels) against ``graph``, the CSR kernel 1
     built from the tuples (see the module docstring): ``validate``'s rules and verdicts."""
-    with _threads_for(int(graph.num_vertices) + int(graph.indptr[-1])):
+    with threads_for(int(graph.num_vertices) + int(graph.indptr[-1])):
         return _validate(graph, parent, int(root))
 
 
@@ -117,7 +117,7 @@ def _validate(graph, parent, root) -> ValidationReport:
     parent, num_visited, depth, report = pointer_rules(parent, root, n)
     if report is not None:
         return report
-    pg, lev = _in_graph_labels(graph, parent, _narrow(depth))
+    pg, lev = _in_graph_labels(graph, parent, narrow(depth))
     rg = int(graph.new_label[root]) if graph.relabelled else root
     bounds = ck.row_bounds(graph.indptr)
     mode, table, core, shallow = level_table(lev, graph.indptr)
@@ -144,7 +144,7 @@ def validate_sssp_csr(graph, parent, distance, root: int) -> ValidationReport:
     against the weighted CSR kernel 1 built: ``validate_sssp``'s rules and verdicts."""
     if graph.weights is None:
         raise InputError("validating shortest paths needs the graph's weights")
-    with _threads_for(int(graph.num_vertices) + int(graph.indptr[-1])):
+    with threads_for(int(graph.num_vertices) + int(graph.indptr[-1])):
         return _validate_sssp(graph, parent, distance, int(root))
 
 

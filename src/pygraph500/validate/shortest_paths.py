@@ -18,7 +18,7 @@ from numba import njit, prange
 
 from ..errors import InputError
 from . import kernels, rules
-from .bfs_tree import _as_int64, _compute_depth, _threads_for, cycle_report, int64_parent
+from .bfs_tree import as_int64, compute_depth, cycle_report, int64_parent, threads_for
 from .rules import ValidationReport
 
 if TYPE_CHECKING:
@@ -165,7 +165,7 @@ def validate_sssp(edges: "EdgeList", parent, distance, root: int) -> ValidationR
     result at all (wrong dtypes, no weights, labels or root outside ``[0, N)``)."""
     if edges.weight is None:
         raise InputError("validating shortest paths needs the edge weights")
-    with _threads_for(int(edges.num_vertices) + len(edges.src)):
+    with threads_for(int(edges.num_vertices) + len(edges.src)):
         return _validate(edges, parent, distance, root)
 
 
@@ -197,7 +197,7 @@ def pointer_rules(parent, dist, root: int, n: int):
         return None, {}, rules.distance_range(int(bad_r), float(dist[bad_r]), **kw)
     if bad_u < n:
         return None, {}, rules.unreached_distance(int(bad_u), float(dist[bad_u]), **kw)
-    hops, bad_visit, start, on_cycle = _compute_depth(parent, root, hops)
+    hops, bad_visit, start, on_cycle = compute_depth(parent, root, hops)
     if bad_visit < n:
         return None, {}, rules.parent_visited(bad_visit, int(parent[bad_visit]), **kw)
     if hops is None:
@@ -207,8 +207,8 @@ def pointer_rules(parent, dist, root: int, n: int):
 
 def _validate(edges, parent, distance, root) -> ValidationReport:
     n = int(edges.num_vertices)
-    src = _as_int64(edges.src, "edges.src")
-    dst = _as_int64(edges.dst, "edges.dst")
+    src = as_int64(edges.src, "edges.src")
+    dst = as_int64(edges.dst, "edges.dst")
     w = np.ascontiguousarray(edges.weight, dtype=np.float32)
     dist = as_distances(distance)
     parent, kw, report = pointer_rules(parent, dist, root, n)
