@@ -122,19 +122,22 @@ class Comm:
         raise NotImplementedError
 
 
-def _check_op(op: str) -> None:
+def check_op(op: str) -> None:
+    """Refuse a reduction no Comm knows: every implementation checks ``op`` alike."""
     if op not in REDUCE_OPS:
         raise ValueError(f"unknown reduction {op!r}; one of {REDUCE_OPS}")
 
 
-def _counts(sendcounts, size: int) -> np.ndarray:
+def send_counts(sendcounts, size: int) -> np.ndarray:
+    """``alltoallv``'s send counts as int64, one per rank (shared by every Comm)."""
     c = np.ascontiguousarray(sendcounts, dtype=np.int64).reshape(-1)
     if c.shape[0] != size:
         raise ValueError(f"alltoallv: {c.shape[0]} send counts for {size} ranks")
     return c
 
 
-def _displs(displs, counts: np.ndarray) -> np.ndarray:
+def displacements(displs, counts: np.ndarray) -> np.ndarray:
+    """``alltoallv``'s send offsets: as given, else the blocks in rank order (every Comm)."""
     if displs is not None:
         return np.ascontiguousarray(displs, dtype=np.int64).reshape(-1)
     d = np.zeros(counts.shape[0], dtype=np.int64)
@@ -142,21 +145,23 @@ def _displs(displs, counts: np.ndarray) -> np.ndarray:
     return d
 
 
-def _array_module(a):
+def array_module(a):
     """numpy, or the module of a device array (cupy, already imported by its owner)."""
     return np if isinstance(a, np.ndarray) else sys.modules[type(a).__module__.partition(".")[0]]
 
 
-def _is_array(obj) -> bool:
+def is_array(obj) -> bool:
+    """Whether ``allgather`` stacks ``obj`` as an array (host or device) or lists it."""
     return isinstance(obj, np.ndarray) or hasattr(obj, "__cuda_array_interface__")
 
 
-def _recv_buffer(out, rows: int, like) -> np.ndarray:
+def recv_buffer(out, rows: int, like) -> np.ndarray:
+    """The caller's ``out`` when it fits ``rows`` rows like ``like``, else a new array."""
     shape = (rows,) + like.shape[1:]
     if (out is not None and out.dtype == like.dtype and out.shape[1:] == like.shape[1:]
             and out.shape[0] >= rows):
         return out[:rows]
-    return _array_module(like).empty(shape, dtype=like.dtype)
+    return array_module(like).empty(shape, dtype=like.dtype)
 
 
 class SerialComm(Comm):
@@ -168,23 +173,23 @@ class SerialComm(Comm):
         self._box: list = []  # packets sent to this rank, not yet received
 
     def alltoallv(self, send, sendcounts, out=None, displs=None):
-        c = _counts(sendcounts, 1)
-        d = int(_displs(displs, c)[0])
+        c = send_counts(sendcounts, 1)
+        d = int(displacements(displs, c)[0])
         if out is None:  # nothing moves: the block itself (callers never write to it)
             return send[d:d + int(c[0])], c.copy()
-        recv = _recv_buffer(out, int(c[0]), send)
+        recv = recv_buffer(out, int(c[0]), send)
         recv[...] = send[d:d + int(c[0])]
         return recv, c.copy()
 
     def allgather(self, obj):
-        return obj[None].copy() if _is_array(obj) else [obj]
+        return obj[None].copy() if is_array(obj) else [obj]
 
     def allgatherv(self, array):
         a = np.ascontiguousarray(array)
         return a.copy(), np.array([a.shape[0]], dtype=np.int64)
 
     def allreduce(self, value, op="sum"):
-        _check_op(op)
+        check_op(op)
         return value.copy() if isinstance(value, np.ndarray) else value
 
     def bcast(self, obj, root=0):
@@ -205,7 +210,7 @@ class SerialComm(Comm):
         if dest != 0:
             raise ValueError(f"isend to rank {dest} of 1")
         self._box.append((tag, packet.copy()))
-        return _DONE
+        return DONE
 
     def recv_packet(self, tag=0, block=True):
         for i, (t, packet) in enumerate(self._box):
@@ -224,7 +229,7 @@ class _Done:
         pass
 
 
-_DONE = _Done()
+DONE = _Done()  # the request of a send that completed at once (every Comm without MPI)
 
 
 class _MPIRequest:
@@ -259,21 +264,21 @@ class MPIComm(Comm):
         self._ops = {"sum": MPI.SUM, "max": MPI.MAX, "min": MPI.MIN}
 
     def alltoallv(self, send, sendcounts, out=None, displs=None):
-        send = _array_module(send).ascontiguousarray(send)
-        sc = _counts(sendcounts, self.size)
+        send = array_module(send).ascontiguousarray(send)
+        sc = send_counts(sendcounts, self.size)
         rc = np.empty(self.size, dtype=np.int64)
         self._comm.Alltoall(sc, rc)
-        recv = _recv_buffer(out, int(rc.sum()), send)
+        recv = recv_buffer(out, int(rc.sum()), send)
         width = int(np.prod(send.shape[1:], dtype=np.int64))
-        sd = _displs(displs, sc)
+        sd = displacements(displs, sc)
         rd = np.zeros(self.size, dtype=np.int64)
         np.cumsum(rc[:-1], out=rd[1:])
         self._comm.Alltoallv([send, (sc * width, sd * width)], [recv, (rc * width, rd * width)])
         return recv, rc
 
     def allgather(self, obj):
-        if _is_array(obj):
-            xp = _array_module(obj)
+        if is_array(obj):
+            xp = array_module(obj)
             a = xp.ascontiguousarray(obj)
             out = xp.empty((self.size,) + a.shape, dtype=a.dtype)
             self._comm.Allgather(a, out)
@@ -291,7 +296,7 @@ class MPIComm(Comm):
         return out, counts
 
     def allreduce(self, value, op="sum"):
-        _check_op(op)
+        check_op(op)
         if isinstance(value, np.ndarray):
             a = np.ascontiguousarray(value)
             out = np.empty_like(a)

@@ -8,8 +8,8 @@ import threading
 
 import numpy as np
 
-from .comm import (_DONE, Comm, _array_module, _check_op, _counts, _displs, _is_array,
-                   _recv_buffer)
+from .comm import (DONE, Comm, array_module, check_op, displacements, is_array, recv_buffer,
+                   send_counts)
 
 __all__ = ["ThreadComm"]
 
@@ -89,24 +89,24 @@ class ThreadComm(Comm):
             self._sh.barrier.wait()
 
     def alltoallv(self, send, sendcounts, out=None, displs=None):
-        xp = _array_module(send)
+        xp = array_module(send)
         send = xp.ascontiguousarray(send)
-        sc = _counts(sendcounts, self.size)
+        sc = send_counts(sendcounts, self.size)
         me = self.rank
 
         def receive(everyone):
             parts = [s[d[me]:d[me] + c[me]] for s, d, c in everyone]
             rc = np.array([p.shape[0] for p in parts], dtype=np.int64)
-            recv = _recv_buffer(out, int(rc.sum()), send)
+            recv = recv_buffer(out, int(rc.sum()), send)
             if recv.shape[0]:
                 xp.concatenate(parts, out=recv)
             return recv, rc
 
-        return self._exchange((send, _displs(displs, sc), sc), receive)
+        return self._exchange((send, displacements(displs, sc), sc), receive)
 
     def allgather(self, obj):
-        if _is_array(obj):
-            return self._exchange(obj, _array_module(obj).stack)
+        if is_array(obj):
+            return self._exchange(obj, array_module(obj).stack)
         return self._exchange(obj)
 
     def allgatherv(self, array):
@@ -114,7 +114,7 @@ class ThreadComm(Comm):
         return np.concatenate(parts), np.array([p.shape[0] for p in parts], dtype=np.int64)
 
     def allreduce(self, value, op="sum"):
-        _check_op(op)
+        check_op(op)
         if isinstance(value, np.ndarray):
             stack = self._exchange(value, np.stack)
             return {"sum": stack.sum, "max": stack.max, "min": stack.min}[op](axis=0)
@@ -140,7 +140,7 @@ class ThreadComm(Comm):
 
     def isend(self, packet, dest, tag=0):
         self._sh.boxes[int(dest)].put((tag, self.rank, np.array(packet, dtype=np.uint8)))
-        return _DONE
+        return DONE
 
     def recv_packet(self, tag=0, block=True):
         for i, (t, source, packet) in enumerate(self._pending):
