@@ -42,19 +42,22 @@ CYCLE_WALK = 4096   # longest parent cycle walked to name its smallest vertex
 EDGE_CHUNK = 1 << 20  # tuples per exchange round of the edge pass
 
 
-def _first(comm, key: int, info):
-    """The smallest key over all ranks and the info that came with it (collective)."""
+def first_over_ranks(comm, key: int, info):
+    """The smallest key over all ranks and the info that came with it (collective): how every
+    distributed validator (1D, 2D, SSSP) agrees on the first offender."""
     best = min(comm.allgather((int(key), info)), key=lambda t: t[0])
     return best
 
 
-def _value_at(comm, part: Partition1D, array: np.ndarray, v: int) -> int:
-    """``array[v // P]`` on the owner of global vertex v, known to every rank."""
+def value_at(comm, part: Partition1D, array: np.ndarray, v: int) -> int:
+    """``array[v // P]`` on the owner of global vertex v, known to every rank (the BFS and SSSP
+    validators' single lookups)."""
     mine = int(array[v // part.size]) if part.owner(v) == part.rank else 0
     return int(comm.allreduce(mine))
 
 
-def _edge_rounds(comm, m: int) -> int:
+def edge_rounds(comm, m: int) -> int:
+    """Rounds of ``EDGE_CHUNK`` tuples every rank joins, so the edge passes' collectives match."""
     return int(comm.allreduce(-(-m // EDGE_CHUNK), "max"))
 
 
@@ -107,10 +110,10 @@ def check_parents(comm, part: Partition1D, parent, root: int) -> ValidationRepor
     in_range = (parent >= 0) & (parent < n)
     num_visited = int(comm.allreduce(int(in_range.sum())))
     k = int(gid[bad].min()) if bad.any() else none
-    k, p = _first(comm, k, int(parent[k // part.size]) if k < none else None)
+    k, p = first_over_ranks(comm, k, int(parent[k // part.size]) if k < none else None)
     if k < none:
         return rules.parent_range(k, p, n, num_visited=num_visited)
-    proot = _value_at(comm, part, parent, root)
+    proot = value_at(comm, part, parent, root)
     if proot != root:
         return rules.root_self_parent(root, proot, num_visited=num_visited)
 
@@ -118,13 +121,13 @@ def check_parents(comm, part: Partition1D, parent, root: int) -> ValidationRepor
     pp = fetch(comm, np.where(reached, parent, -1), lambda loc, _: parent[loc])
     bad = reached & (pp == -1)
     k = int(gid[bad].min()) if bad.any() else none
-    k, p = _first(comm, k, int(parent[k // part.size]) if k < none else None)
+    k, p = first_over_ranks(comm, k, int(parent[k // part.size]) if k < none else None)
     if k < none:
         return rules.parent_visited(k, p, num_visited=num_visited)
 
-    depth, anc, start = _pointer_jump(comm, part, parent, reached, root)
+    depth, anc, start = pointer_jump(comm, part, parent, reached, root)
     if start < none:
-        return _cycle_report(comm, part, parent, anc, start, root, num_visited)
+        return cycle_report(comm, part, parent, anc, start, root, num_visited)
     max_depth = int(comm.allreduce(int(depth.max()) if depth.size else -1, "max"))
     return ParentFacts(parent, depth, num_visited, max_depth)
 
@@ -140,7 +143,7 @@ def edge_verdict(comm, part: Partition1D, facts: ParentFacts, root: int, found, 
     bad = (parent != -1) & (gid != root) & (found == 0)
     n = part.num_vertices
     k = int(gid[bad].min()) if bad.any() else n
-    k, p = _first(comm, k, int(parent[k // part.size]) if k < n else None)
+    k, p = first_over_ranks(comm, k, int(parent[k // part.size]) if k < n else None)
     if k < n:
         return rules.tree_edge_in_graph(k, p, **common)
     (i, info) = bad_level
@@ -153,9 +156,10 @@ def edge_verdict(comm, part: Partition1D, facts: ParentFacts, root: int, found, 
                               num_self_loops=nself)
 
 
-def _pointer_jump(comm, part, parent, reached, root):
+def pointer_jump(comm, part, parent, reached, root):
     """Depths (-1 unreached) by pointer jumping, the final ancestors, and the smallest reached
-    vertex whose pointers never reach the root (N when there is none)."""
+    vertex whose pointers never reach the root (N when there is none). The no-cycles rule of
+    the BFS and SSSP validators."""
     n = part.num_vertices
     anc = parent.copy()
     dist = np.where(reached, 1, -1).astype(np.int64)
@@ -179,15 +183,17 @@ def _pointer_jump(comm, part, parent, reached, root):
     return np.where(reached & ~unrooted, dist, -1), anc, start
 
 
-def _cycle_report(comm, part, parent, anc, start, root, num_visited):
-    c = _value_at(comm, part, anc, start)  # N hops above start: on the cycle
-    low, length, x = c, 1, _value_at(comm, part, parent, c)
+def cycle_report(comm, part, parent, anc, start, root, num_visited):
+    """The no-cycles report from ``pointer_jump``'s ancestors, as the embedded validator words it
+    (the BFS and SSSP validators)."""
+    c = value_at(comm, part, anc, start)  # N hops above start: on the cycle
+    low, length, x = c, 1, value_at(comm, part, parent, c)
     while x != c and length < CYCLE_WALK:
         low = min(low, x)
         length += 1
-        x = _value_at(comm, part, parent, x)
+        x = value_at(comm, part, parent, x)
     if x == c:
-        text = rules.cycle_text(length, low, _value_at(comm, part, parent, low))
+        text = rules.cycle_text(length, low, value_at(comm, part, parent, low))
     else:
         low = start
         text = f"they enter a cycle longer than {CYCLE_WALK}"
@@ -195,10 +201,11 @@ def _cycle_report(comm, part, parent, anc, start, root, num_visited):
 
 
 @njit(cache=True)
-def _route_tuples(src, dst, a, b, size, shift, pow2, counts, send, slot):
+def route_tuples(src, dst, a, b, size, shift, pow2, counts, send, slot):
     """Queries of tuples [a, b): (local id of u, v) to the owner of u and (local id of v, u) to
     the owner of v, grouped by owner into send; slot[2k] / slot[2k + 1] is where the answer
-    about u / v of tuple a + k will be (answers come back in the order of send)."""
+    about u / v of tuple a + k will be (answers come back in the order of send). The BFS and
+    SSSP validators' edge passes."""
     mask = size - 1
     counts[:] = 0
     for i in range(a, b):
@@ -292,9 +299,9 @@ def _edge_pass(comm, part, edges: LocalEdges, facts: ParentFacts, found):
     recv_buf = answer = back_buf = None
     nedge = nself = 0
     bad_level = bad_comp = -1
-    for r in range(_edge_rounds(comm, m)):
+    for r in range(edge_rounds(comm, m)):
         a, b = min(m, r * EDGE_CHUNK), min(m, (r + 1) * EDGE_CHUNK)
-        k = int(_route_tuples(src, dst, a, b, size, shift, pow2, counts, send, slot))
+        k = int(route_tuples(src, dst, a, b, size, shift, pow2, counts, send, slot))
         got, got_counts = comm.alltoallv(send[:k], counts, out=recv_buf)
         recv_buf = got if recv_buf is None or got.shape[0] > recv_buf.shape[0] else recv_buf
         if answer is None or answer.shape[0] < got.shape[0]:
@@ -311,17 +318,17 @@ def _edge_pass(comm, part, edges: LocalEdges, facts: ParentFacts, found):
     offenders = []
     for i in (bad_level, bad_comp):
         if i < 0:
-            offenders.append(_first(comm, edges.num_edges, None))
+            offenders.append(first_over_ranks(comm, edges.num_edges, None))
             continue
         u, v = int(src[i]), int(dst[i])
-        offenders.append(_first(comm, edges.start + i, (u, v, i)))
+        offenders.append(first_over_ranks(comm, edges.start + i, (u, v, i)))
     out = []
     for key, info in offenders:  # the owners of the winners' ends give their depths
         if info is None:
             out.append((key, None))
             continue
         u, v, _ = info
-        out.append((key, (u, v, _value_at(comm, part, depth, u), _value_at(comm, part, depth, v))))
+        out.append((key, (u, v, value_at(comm, part, depth, u), value_at(comm, part, depth, v))))
     return nedge, nself, out[0], out[1]
 
 
@@ -333,7 +340,7 @@ def count_component_edges_dist(comm, part: Partition1D, edges: LocalEdges, paren
     dst = np.ascontiguousarray(edges.dst, dtype=np.int64)
     m = src.shape[0]
     count = 0
-    for r in range(_edge_rounds(comm, m)):
+    for r in range(edge_rounds(comm, m)):
         a, b = min(m, r * EDGE_CHUNK), min(m, (r + 1) * EDGE_CHUNK)
         u, v = src[a:b], dst[a:b]
         got = fetch(comm, np.concatenate((u, v)), lambda loc, _: reached[loc])

@@ -36,7 +36,7 @@ from ..validate import ValidationReport, rules
 from .generate import LocalEdges
 from .grid import Grid2D
 from .partition import block_starts, owner_local, owner_local_args, vertex_dtype
-from .validate import ParentFacts, _first, check_parents, edge_verdict
+from .validate import ParentFacts, check_parents, edge_verdict, first_over_ranks
 
 __all__ = ["Tuples2D", "distribute_tuples", "validate_2d", "count_component_edges_2d",
            "TUPLE_CHUNK"]
@@ -127,7 +127,7 @@ def distribute_tuples(comm, grid: Grid2D, edges: LocalEdges) -> Tuples2D:
     dst = np.ascontiguousarray(edges.dst)
     m = src.shape[0]
     i = int(_first_outside(src, dst, np.int64(n)))
-    key, info = _first(comm, edges.start + i if i >= 0 else edges.num_edges,
+    key, info = first_over_ranks(comm, edges.start + i if i >= 0 else edges.num_edges,
                        (int(src[i]), int(dst[i])) if i >= 0 else None)
     if info is not None:
         raise rules.edge_outside(key, *info, n)
@@ -246,10 +246,10 @@ def _kernel_args(grid: Grid2D) -> np.ndarray:
 def _offender(comm, tuples: Tuples2D, k: int, dcol, drow, grid: Grid2D):
     """The agreed first offender ``(global index, (u, v, level u, level v) or None)``."""
     if k < 0:
-        return _first(comm, tuples.num_edges, None)
+        return first_over_ranks(comm, tuples.num_edges, None)
     u, v = int(tuples.src[k]), int(tuples.dst[k])
     info = (u, v, int(dcol[grid.col_index(u)]), int(drow[grid.row_index(v)]))
-    return _first(comm, int(tuples.index[k]), info)
+    return first_over_ranks(comm, int(tuples.index[k]), info)
 
 
 def validate_2d(comm, grid: Grid2D, row_comm, col_comm, tuples: Tuples2D, parent,

@@ -23,8 +23,8 @@ from ..validate import ValidationReport, rules
 from ..validate.shortest_paths import as_distances
 from .generate import LocalEdges
 from .partition import Partition1D, fetch, vertex_dtype
-from .validate import (EDGE_CHUNK, _cycle_report, _edge_rounds, _first, _pointer_jump,
-                       _route_tuples, _value_at)
+from .validate import (EDGE_CHUNK, cycle_report, edge_rounds, first_over_ranks, pointer_jump,
+                       route_tuples, value_at)
 
 __all__ = ["validate_sssp_dist"]
 
@@ -42,7 +42,7 @@ def _first_vertex(comm, part: Partition1D, bad: np.ndarray, value) -> tuple[int,
     """The smallest global vertex where ``bad`` holds (N: none) and ``value(local id)``."""
     gid = part.global_ids()
     k = int(gid[bad].min()) if bad.any() else part.num_vertices
-    return _first(comm, k, value(k // part.size) if k < part.num_vertices else None)
+    return first_over_ranks(comm, k, value(k // part.size) if k < part.num_vertices else None)
 
 
 def validate_sssp_dist(comm, part: Partition1D, edges: LocalEdges, parent, distance,
@@ -76,7 +76,7 @@ def validate_sssp_dist(comm, part: Partition1D, edges: LocalEdges, parent, dista
     k, p = _first_vertex(comm, part, reached & ~in_range, lambda i: int(parent[i]))
     if k < n:
         return rules.parent_range(k, p, n, **kw)
-    proot = _value_at(comm, part, parent, root)
+    proot = value_at(comm, part, parent, root)
     if proot != root:
         return rules.root_self_parent(root, proot, **kw)
     droot = _float_at(comm, part, dist, root)
@@ -95,9 +95,9 @@ def validate_sssp_dist(comm, part: Partition1D, edges: LocalEdges, parent, dista
     k, p = _first_vertex(comm, part, reached & (pp == -1), lambda i: int(parent[i]))
     if k < n:
         return rules.parent_visited(k, p, **kw)
-    _, anc, start = _pointer_jump(comm, part, parent, reached, root)
+    _, anc, start = pointer_jump(comm, part, parent, reached, root)
     if start < n:
-        return _cycle_report(comm, part, parent, anc, start, root, kw["num_visited"])
+        return cycle_report(comm, part, parent, anc, start, root, kw["num_visited"])
 
     d = np.where(reached, dist, np.float32(-1)).astype(np.float32)
     top = float(d.max()) if d.size else 0.0
@@ -188,7 +188,7 @@ def _edge_pass(comm, part, edges: LocalEdges, parent, d, found, confirmed):
     m = src.shape[0]
     outside = (src < 0) | (src >= n) | (dst < 0) | (dst >= n)
     i = int(np.argmax(outside)) if outside.any() else -1
-    key, info = _first(comm, edges.start + i if i >= 0 else edges.num_edges,
+    key, info = first_over_ranks(comm, edges.start + i if i >= 0 else edges.num_edges,
                        (int(src[i]), int(dst[i])) if i >= 0 else None)
     if info is not None:
         raise rules.edge_outside(key, *info, n)
@@ -202,9 +202,9 @@ def _edge_pass(comm, part, edges: LocalEdges, parent, d, found, confirmed):
     counts = np.empty(size, dtype=np.int64)
     nedge = 0
     bad_tri = bad_comp = -1
-    for r in range(_edge_rounds(comm, m)):
+    for r in range(edge_rounds(comm, m)):
         a, b = min(m, r * EDGE_CHUNK), min(m, (r + 1) * EDGE_CHUNK)
-        k = int(_route_tuples(src, dst, a, b, size, shift, pow2, counts, send, slot))
+        k = int(route_tuples(src, dst, a, b, size, shift, pow2, counts, send, slot))
         got, got_counts = comm.alltoallv(send[:k], counts)
         answer = np.empty((got.shape[0], 2), dtype=np.float32)
         _serve(got, parent, fp, d, found, answer)
@@ -223,9 +223,9 @@ def _edge_pass(comm, part, edges: LocalEdges, parent, d, found, confirmed):
     out = []
     for j, i in enumerate(firsts):
         if i < 0:
-            out.append(_first(comm, edges.num_edges, None))
+            out.append(first_over_ranks(comm, edges.num_edges, None))
             continue
         info = (int(src[i]), int(dst[i]), float(w[i]), float(dends[2 * j]),
                 float(dends[2 * j + 1]))
-        out.append(_first(comm, edges.start + i, info))
+        out.append(first_over_ranks(comm, edges.start + i, info))
     return nedge, out[0], out[1]
