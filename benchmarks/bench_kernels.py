@@ -43,8 +43,11 @@ from pygraph500.bfs import ALGORITHMS
 try:  # the steps --phases sets against each other (an older tree, compared by the one-line
     # mode through PYTHONPATH, may not have them)
     from pygraph500.graph.build import (_BUCKET_MAX, _INSERTION_MAX,
-                                        _bucket_then_insertion_sort, _insertion_sort,
-                                        _move_left, row_ranges)
+                                        _bucket_then_insertion_sort, _move_left, row_ranges)
+    try:
+        from pygraph500.graph.weights import insertion_sort
+    except ImportError:  # a tree from before its underscore was dropped
+        from pygraph500.graph.build import _insertion_sort as insertion_sort
 except ImportError:
     row_ranges = None
 
@@ -61,7 +64,7 @@ def _sort_rows(out, starts, bucket, label_bits):
         if bucket:
             _bucket_then_insertion_sort(out, starts[r], starts[r + 1], tmp, cnt, label_bits)
         else:
-            _insertion_sort(out, starts[r], starts[r + 1])
+            insertion_sort(out, starts[r], starts[r + 1])
 
 
 @njit(cache=True)

@@ -13,8 +13,8 @@ from numba import njit, prange
 
 from ..errors import InputError, shown
 from ..graph.types import EdgeList
-from .mrg import (EDGE_STRIDE, INV_MOD, INV_MOD2, MUL_X, MUL_Y, POW2, _reduce, make_mrg_seed,
-                  matvec, skip, step)
+from .mrg import (EDGE_STRIDE, INV_MOD, INV_MOD2, MUL_X, MUL_Y, POW2, make_mrg_seed, matvec,
+                  reduce_mod, skip, step)
 
 # Kronecker initiator of the reference, as fractions of 10000: A = 0.57, B = C = 0.19, D = 0.05.
 INITIATOR_A = 5700
@@ -165,7 +165,7 @@ def _kronecker_lanes(stride, state, count, scale, shift, val0, val1, src, dst, w
             o = p + 1 if p < 4 else 0
             half >>= 1
             for lane in range(_LANES):
-                val = _reduce(MUL_X * ring[p, lane] + MUL_Y * ring[o, lane])
+                val = reduce_mod(MUL_X * ring[p, lane] + MUL_Y * ring[o, lane])
                 ring[o, lane] = val
                 bad[lane] |= np.int64(val < REJECT_BELOW)
                 val -= ((val * _DIV10000_MAGIC) >> 45) * INITIATOR_DENOMINATOR
@@ -175,7 +175,7 @@ def _kronecker_lanes(stride, state, count, scale, shift, val0, val1, src, dst, w
         if weighted:  # the draw after the endpoints', ring[p] being the newest value
             o = p + 1 if p < 4 else 0
             for lane in range(_LANES):
-                wl[lane] = _weight(_reduce(MUL_X * ring[p, lane] + MUL_Y * ring[o, lane]))
+                wl[lane] = _weight(reduce_mod(MUL_X * ring[p, lane] + MUL_Y * ring[o, lane]))
         for lane in range(n):
             if bad[lane]:
                 u, v, w = kronecker_edge(scale, shift, val0, val1, init[0, lane],

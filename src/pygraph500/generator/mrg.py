@@ -66,8 +66,8 @@ EDGE_STRIDE = POW2[64].copy()
 
 
 @njit(inline="always")
-def _reduce(x):
-    """x mod (2^31 - 1) for 0 <= x < 2^62, branch-light."""
+def reduce_mod(x):
+    """x mod (2^31 - 1) for 0 <= x < 2^62, branch-light (the generator's unrolled streams too)."""
     x = (x & 0x7FFFFFFF) + (x >> 31)
     x = (x & 0x7FFFFFFF) + (x >> 31)
     if x >= 0x7FFFFFFF:
@@ -84,7 +84,7 @@ def _fold(x):
 @njit(inline="always")
 def _row(m, i, z0, z1, z2, z3, z4):
     """Row i of the product, reduced mod (2^31 - 1)."""
-    return _reduce(_fold(m[i, 0] * z0) + _fold(m[i, 1] * z1) + _fold(m[i, 2] * z2)
+    return reduce_mod(_fold(m[i, 0] * z0) + _fold(m[i, 1] * z1) + _fold(m[i, 2] * z2)
                    + _fold(m[i, 3] * z3) + _fold(m[i, 4] * z4))
 
 
@@ -117,7 +117,7 @@ def skip(pow2, state, exp_high, exp_mid, exp_low):
 @njit(inline="always")
 def step(z0, z1, z2, z3, z4):
     """One step of the original recurrence; the new value is the first word returned."""
-    new = _reduce(MUL_X * z0 + MUL_Y * z4)
+    new = reduce_mod(MUL_X * z0 + MUL_Y * z4)
     return new, z0, z1, z2, z3
 
 

@@ -37,7 +37,7 @@ from numba.extending import intrinsic
 from ..backend.memory import require_memory
 from ..errors import InputError
 from .types import CSRGraph, EdgeList, index_dtype
-from .weights import _insertion_sort, check_weights, split_keys
+from .weights import check_weights, insertion_sort, split_keys
 
 __all__ = ["build_csr", "count_tuples", "place_tuples", "TupleCounts", "sort_dedup_rows", "lap"]
 
@@ -166,7 +166,7 @@ def _bucket_then_insertion_sort(out, s, e, tmp, cnt, label_bits):
         squares += cnt[k + 1] * cnt[k + 1]
         cnt[k + 1] += cnt[k]
     if squares > 4 * d:
-        _insertion_sort(out, s, e)
+        insertion_sort(out, s, e)
         return
     for i in range(s, e):
         k = out[i] >> shift
@@ -237,7 +237,7 @@ def _sort_dedup_rows(indptr, out, newdeg, vbounds, label_bits, bits, passes, pac
             elif e - s > _INSERTION_MAX:
                 _bucket_then_insertion_sort(out, s, e, tmp, cnt, label_bits)
             elif e - s > 1:
-                _insertion_sort(out, s, e)
+                insertion_sort(out, s, e)
             row_start = w
             last = -1
             for i in range(s, e):

@@ -94,8 +94,8 @@ def split_keys(indptr: np.ndarray, keys: np.ndarray, itype):
 
 
 @njit(inline="always")
-def _insertion_sort(buf, lo, hi):
-    """buf[lo:hi] sorted in place (short runs; kernel 1's rows use it too)."""
+def insertion_sort(buf, lo, hi):
+    """buf[lo:hi] sorted in place (short runs; kernel 1's rows in ``build`` use it too)."""
     for j in range(lo + 1, hi):
         x = buf[j]
         i = j - 1
@@ -127,7 +127,7 @@ def _sort_rows(indptr, indices, wbits, v0, v1, out_i, out_w, buf, cnt):
         if k <= 16:
             for j in range(k):
                 buf[j] = (np.int64(wbits[a + j]) << 32) | np.int64(indices[a + j])
-            _insertion_sort(buf, 0, k)
+            insertion_sort(buf, 0, k)
             src = buf[:k]
         else:
             lo = np.float64(np.inf)
@@ -155,7 +155,7 @@ def _sort_rows(indptr, indices, wbits, v0, v1, out_i, out_w, buf, cnt):
                 if end - start > 32:
                     src[start:end].sort()
                 elif end - start > 1:
-                    _insertion_sort(src, start, end)
+                    insertion_sort(src, start, end)
                 start = end
         for j in range(k):
             out_i[a + j] = src[j] & _LOW32
