@@ -12,7 +12,7 @@ import sys
 import numpy as np
 
 from pygraph500 import EdgeList, build_csr, choose_roots, validate
-from pygraph500.benchmark.distributed import _has_neighbour
+from pygraph500.benchmark.distributed import has_neighbour
 from pygraph500.benchmark.roots import choose_roots_with
 from pygraph500.distributed import (DIST_ALGORITHMS, PRUNE_MODES, DistSearcher, abort_on_error,
                              build_dist, generate_local, world)
@@ -54,7 +54,7 @@ def main():
         out = {"size": comm.size,
                "sha256": hashlib.sha256(np.stack([src, dst], axis=1).tobytes()).hexdigest()}
         graph = build_dist(comm, edges, compact_columns=True)
-        roots = choose_roots_with(n, _has_neighbour(comm, graph.part, graph.degree()), (2, 3),
+        roots = choose_roots_with(n, has_neighbour(comm, graph.part, graph.degree()), (2, 3),
                                   nroots)
         csr = build_csr(whole)
         out["roots"] = roots.tolist()

@@ -166,7 +166,8 @@ def combine_levels(per_rank: list[dict]) -> list[dict]:
     return out
 
 
-def _has_neighbour(comm, part: Partition1D, degree: np.ndarray):
+def has_neighbour(comm, part: Partition1D, degree: np.ndarray):
+    """Root choice's test "has a neighbour" over the ranks' degrees (the 1D and 2D engines)."""
     def lookup(vertices: np.ndarray) -> np.ndarray:
         mine = np.zeros(vertices.shape[0], dtype=np.int64)
         own = part.owner(vertices) == part.rank
@@ -270,7 +271,7 @@ class DistributedEngine(Engine):
     def roots(self) -> np.ndarray:
         graph = self.graph
         degree = self.backend.to_host(graph.indptr[1:] - graph.indptr[:-1])
-        return choose_roots_with(self.num_vertices, _has_neighbour(self.comm, graph.part, degree),
+        return choose_roots_with(self.num_vertices, has_neighbour(self.comm, graph.part, degree),
                                  self.config.seed, self.config.num_roots)
 
     def labels(self, roots: np.ndarray) -> list[str]:

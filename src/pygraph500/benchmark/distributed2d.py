@@ -23,7 +23,7 @@ from ..distributed.validate2d import count_component_edges_2d, distribute_tuples
 from ..errors import InputError
 from ..generator import kronecker
 from .config import RunConfig
-from .distributed import DistributedEngine, _has_neighbour, check_distributed
+from .distributed import DistributedEngine, check_distributed, has_neighbour
 from .roots import choose_roots_with
 
 __all__ = ["Distributed2DEngine", "check_2d", "estimate_rank_bytes_2d"]
@@ -111,7 +111,7 @@ class Distributed2DEngine(DistributedEngine):
         and the generated range is dropped."""
         graph = self.graph
         roots = choose_roots_with(self.num_vertices,
-                                  _has_neighbour(self.comm, graph.part, graph.degree),
+                                  has_neighbour(self.comm, graph.part, graph.degree),
                                   self.config.seed, self.config.num_roots)
         self.tuples = distribute_tuples(self.comm, self.grid, self.edges)
         self.edge_tuples = len(self.edges)
