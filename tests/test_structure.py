@@ -1,33 +1,139 @@
-"""The house rules of ARCHITECTURE.md, checked on the source itself: no module over 500 lines,
-no import of another package's private (``_``-prefixed) module, no import cycle (imports
-inside functions count too), and the layers' arrows pointing down only."""
+"""The house rules of ARCHITECTURE.md, checked on the source itself: no module imports
+another's private (``_``) name, no import cycle (imports inside functions count too), the
+layers' arrows point down only (every package and top-level module has its row in
+``ALLOWED``), no function is longer than ``MAX_FUNCTION_LINES`` but those of
+``LONG_FUNCTIONS``, and no block of code is repeated but those of ``KNOWN_DUPLICATES``."""
 import ast
+import itertools
 import os
-
-import pytest
+import tokenize
+from collections import defaultdict
 
 SRC = os.path.join(os.path.dirname(__file__), "..", "src")
 PACKAGE = "pygraph500"
-MAX_LINES = 500
 
-# Which top-level packages each may import (DESIGN.md's layers). Anything not listed here may
-# import only errors, process and backend (besides itself). A package that holds numba code
-# imports primitives first, for numba's package cache (see test_numba_packages_load_the_cache_first).
+# Which packages and top-level modules each may import (DESIGN.md's layers); every one needs a
+# row. ``__init__`` is the package itself (``pygraph500``), ``__main__`` ``python -m``. Besides
+# its row, a module may import its own package and ALWAYS, the base under everything, whose
+# members may import only what their own rows say. A package that holds numba code imports
+# primitives first, for numba's package cache (see test_numba_packages_load_the_cache_first).
 ALLOWED = {
-    "primitives": set(),
-    "generator": {"graph", "primitives"},
-    "graph": {"primitives"},
-    "validate": {"graph", "primitives"},
-    "bfs": {"graph", "primitives"},
-    "sssp": {"graph", "primitives", "bfs"},
-    "distributed": {"graph", "primitives", "generator", "validate"},
-    "io": {"graph", "primitives"},
-    "apsp": {"generator", "graph", "io", "primitives"},
-    "report": {"bfs", "sssp", "distributed", "io", "validate"},
+    # the public names, loaded by name on first use (``_HOMES``, checked below)
+    "__init__": {"api", "benchmark", "bfs", "generator", "graph", "io", "primitives", "sssp",
+                 "validate"},
+    "__main__": {"cli"},
+    "cli": {"apsp", "benchmark", "bfs", "distributed", "generator", "graph", "io", "primitives",
+            "report", "sssp", "validate"},
+    "api": {"bfs", "graph", "io", "sssp"},
     "benchmark": {"bfs", "sssp", "distributed", "generator", "graph", "io", "report", "validate",
                   "primitives"},
+    "report": {"bfs", "sssp", "distributed", "io", "validate"},
+    "apsp": {"generator", "graph", "io", "primitives"},
+    "io": {"graph", "primitives"},
+    "distributed": {"graph", "primitives", "generator", "validate"},
+    "sssp": {"graph", "primitives", "bfs"},
+    "bfs": {"graph", "primitives"},
+    "validate": {"graph", "primitives"},
+    "generator": {"graph", "primitives"},
+    "graph": {"primitives"},
+    "primitives": set(),
+    # ALWAYS
+    "backend": {"errors"},
+    "process": {"errors"},
+    "errors": set(),
+    "descriptors": {"errors"},  # the registries' records (DESIGN's descriptor; issue 39)
 }
-ALWAYS = {"errors", "process", "backend"}
+ALWAYS = {"errors", "process", "backend", "descriptors"}
+
+# No module takes a ``_name`` from another module of the package (``from home import _name``,
+# ``home._name``): a name shared is public in its home, or lives where it is used. Test-only
+# hooks may be the exception, listed here: (importer, home, name) -> why. None today.
+PRIVATE_IMPORTS = {}
+
+# Longest function or method, in lines of source (``def`` line to last line, docstring
+# included). The functions that stay longer, each with the reason: nothing else may.
+MAX_FUNCTION_LINES = 80
+_KERNEL = "numba kernel (kernel modules are refactored on their own): "
+_ISSUE_39 = "; under the descriptor change (issue 39), to be split there"
+LONG_FUNCTIONS = {
+    "pygraph500.bfs.array.direction_optimizing.bfs_direction_optimizing_array":
+        "one level loop whose locals are the search's device state (queue, frontier masks, "
+        "candidates, held count) across both directions" + _ISSUE_39,
+    "pygraph500.bfs.hybrid.search.run_search":
+        "paper 002's level loop: each level's split, CPU tasks, device side, clocks and tuner "
+        "records share two dozen per-level locals" + _ISSUE_39,
+    "pygraph500.cli.run.add": "argparse builder of `graph500 run`: one add_argument per option",
+    "pygraph500.io.snap_text.read_snap":
+        "the chunked text reader: one read loop carrying the chunk, its file offset and the "
+        "bytes carried over between kernel calls" + _ISSUE_39,
+    "pygraph500.bfs.determinate.tasks._run":
+        _KERNEL + "paper 003's task interpreter, one branch per function of the paper (Figs. "
+        "3-6) on the task's registers",
+    "pygraph500.bfs.steps.bitmap_topdown.bitmap_topdown_levels_serial":
+        _KERNEL + "the serial levels with their log in locals, written back at the end (a "
+        "helper per level costs more than a level of a path)",
+    "pygraph500.bfs.steps.queue_topdown.topdown_levels_serial":
+        _KERNEL + "the serial FIFO levels with their log in locals, written back at the end "
+        "(hot loop)",
+    "pygraph500.bfs.steps.queue_topdown.topdown_level_parallel":
+        _KERNEL + "one parallel level: the frontier's prefix sum, the dynamic chunk claims "
+        "and the deterministic pass share its buffers",
+    "pygraph500.io.text_kernels.parse_lines":
+        _KERNEL + "one pass over a chunk's bytes: comments, columns, ids and the weights' fast "
+        "path in one state machine",
+    "pygraph500.sssp.delta_pull.pull":
+        _KERNEL + "one parallel pass: a block's vertices listed, then read with their rows "
+        "prefetched a few vertices ahead",
+    "pygraph500.sssp.delta_relax.relax_edges":
+        _KERNEL + "the software pipeline of found edges (prefetched, relaxed _LAG finds later) "
+        "lives in its locals",
+    "pygraph500.sssp.delta_stepping._search":
+        _KERNEL + "the compiled driver of the whole search (no Python per step): the bins, "
+        "buffers and log are locals threaded through every step",
+    "pygraph500.validate.csr_kernels.bfs_pass":
+        _KERNEL + "the one parallel pass over the rows: the tree edge's binary search, the "
+        "levels and the sieve of the rim rows",
+}
+
+# Blocks of code repeated: a run of DUPLICATE_LINES or more alike lines (comments, blank
+# lines, lone brackets and imports passed over; white space folded) in two places. The pairs
+# of files that repeat themselves today: (file, file) under src/pygraph500 -> (runs, why).
+DUPLICATE_LINES = 6
+MAX_PLACES = 8  # a run found in more places than this is an idiom, not a copy
+_LATER = "; numba kernels, left to the kernel refactor"
+KNOWN_DUPLICATES = {
+    ("bfs/__init__.py", "sssp/__init__.py"): (
+        1, "the BFS and SSSP registries' get_algorithm, alike but for the kernel's name; the "
+           "descriptor change (issue 39) gives both one Registry"),
+    ("bfs/array/kernels.py", "bfs/array/kernels.py"): (
+        1, "two numba.cuda kernels' prologue: the thread's index, the block's shared counters "
+           "zeroed, a barrier" + _LATER),
+    ("bfs/hybrid/cpu.py", "bfs/hybrid/cpu.py"): (
+        1, "the task-claiming loop (prange over threads, fetch_add, a timed task) of the "
+           "top-down and the bottom-up task levels, around different task functions" + _LATER),
+    ("bfs/hybrid/cpu.py", "bfs/steps/bottom_up.py"): (
+        1, "the bottom-up scan of a word's unvisited vertices: the hybrid's tasks run the "
+           "steps' inner loop over their own word ranges" + _LATER),
+    ("bfs/steps/bitmap_topdown.py", "bfs/steps/bitmap_topdown.py"): (
+        2, "the hierarchical bitmap's top-down walk, parallel (atomic claims) and serial "
+           "(plain writes, no locked instruction)" + _LATER),
+    ("bfs/steps/bitmap_topdown.py", "bfs/steps/canonical.py"): (
+        1, "the dynamic chunk claim under prange (numba's prange has no dynamic schedule)"
+           + _LATER),
+    ("bfs/steps/bitmap_topdown.py", "bfs/steps/queue_topdown.py"): (
+        2, "the serial stretches' level log, kept in locals and written back at the end, "
+           "inlined in each serial kernel (a helper per level costs more)" + _LATER),
+    ("distributed/build.py", "distributed/build2d.py"): (
+        1, "the tuples' range check and self-loop skip before they are routed, to 1D owners "
+           "or to 2D blocks" + _LATER),
+    ("generator/kronecker.py", "generator/kronecker.py"): (
+        1, "the chunked prange set-up (chunk bounds, the generator skipped to the chunk) of "
+           "the Kronecker and the sampled generators, apart so that the default run compiles "
+           "only the Kronecker kernel" + _LATER),
+    ("io/text_kernels.py", "io/text_kernels.py"): (
+        1, "the sign and digit scan of the float64 fast path and of the float32-only "
+           "fallback" + _LATER),
+}
 
 
 def _modules():
@@ -48,21 +154,34 @@ def _modules():
 MODULES = _modules()
 
 
-def _imports(name, path):
-    """The package modules ``name`` imports (anywhere in the file), resolved."""
-    is_pkg = path.endswith("__init__.py")
+TREES = {}
+
+
+def _tree(name):
+    """The parsed source of module ``name`` (read once)."""
+    if name not in TREES:
+        with open(MODULES[name]) as f:
+            TREES[name] = ast.parse(f.read(), MODULES[name])
+    return TREES[name]
+
+
+def _from_module(name, node):
+    """The module an ``ImportFrom`` in module ``name`` reads from, relative levels resolved."""
+    if not node.level:
+        return node.module or ""
+    is_pkg = MODULES[name].endswith("__init__.py")
     base = name.split(".") if is_pkg else name.split(".")[:-1]
-    with open(path) as f:
-        tree = ast.parse(f.read(), path)
+    return ".".join(base[:len(base) - node.level + 1] + ([node.module] if node.module else []))
+
+
+def _imports(name):
+    """The package modules ``name`` imports (anywhere in the file), resolved."""
     found = set()
-    for node in ast.walk(tree):
+    for node in ast.walk(_tree(name)):
         if isinstance(node, ast.Import):
             targets = [a.name for a in node.names]
         elif isinstance(node, ast.ImportFrom):
-            if node.level:
-                mod = ".".join(base[:len(base) - node.level + 1] + ([node.module] if node.module else []))
-            else:
-                mod = node.module or ""
+            mod = _from_module(name, node)
             targets = [mod] + [f"{mod}.{a.name}" for a in node.names]
         else:
             continue
@@ -73,32 +192,74 @@ def _imports(name, path):
     return found
 
 
-GRAPH = {name: _imports(name, path) for name, path in MODULES.items()}
+GRAPH = {name: _imports(name) for name in MODULES}
 
 
 def _package_of(module):
+    """The top-level package or module of the package that ``module`` belongs to."""
     parts = module.split(".")
-    return parts[1] if len(parts) > 1 else ""
+    return parts[1] if len(parts) > 1 else "__init__"
 
 
 def test_the_import_graph_was_read():
     assert len(MODULES) > 50 and sum(len(v) for v in GRAPH.values()) > 100
 
 
-@pytest.mark.parametrize("name", sorted(MODULES))
-def test_module_is_short(name):
-    with open(MODULES[name]) as f:
-        assert sum(1 for _ in f) <= MAX_LINES
+def _private(name):
+    return name.startswith("_") and not name.startswith("__")
 
 
-def test_no_private_module_of_another_package():
-    bad = []
-    for name, deps in GRAPH.items():
-        for d in deps:
-            private = [p for p in d.split(".") if p.startswith("_") and p != "__init__"]
-            if private and d.rsplit(".", 1)[0] != name.rsplit(".", 1)[0]:
-                bad.append(f"{name} -> {d}")
-    assert not bad
+def _private_imports_of(name, tree):
+    """``(importer, home, name)`` for every private name module ``name`` (source ``tree``)
+    takes from another module of the package: ``from home import _name``, ``home._name`` on
+    an imported module, or a private module imported from outside its package."""
+    found = []
+    bound = {}  # local name -> the package module it stands for
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            pairs = [(a.name, a.asname) for a in node.names if a.asname]
+            mods = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            mod = _from_module(name, node)
+            pairs = [(f"{mod}.{a.name}", a.asname or a.name) for a in node.names]
+            mods = [mod] + [m for m, _ in pairs]
+            if mod in MODULES and mod != name:
+                found += [(name, mod, a.name) for a in node.names
+                          if _private(a.name) and f"{mod}.{a.name}" not in MODULES]
+        else:
+            continue
+        bound.update({local: m for m, local in pairs if m in MODULES})
+        for m in (m for m in mods if m in MODULES):  # a private module: within its package
+            parts = m.split(".")
+            for i, part in enumerate(parts):
+                home = ".".join(parts[:i])
+                if _private(part) and name != home and not name.startswith(home + "."):
+                    found.append((name, home, part))
+    for node in ast.walk(tree):
+        if (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
+                and bound.get(node.value.id, name) != name and _private(node.attr)):
+            found.append((name, bound[node.value.id], node.attr))
+    return found
+
+
+def test_the_private_import_check_sees_private_imports():
+    name = "pygraph500.validate.on_csr"
+    tree = ast.parse("from .bfs_tree import _hidden, public\nfrom . import bfs_tree as b\n"
+                     "from ..graph import _helpers\nb._other\n")
+    assert sorted(_private_imports_of(name, tree)) == [
+        (name, "pygraph500.graph", "_helpers"),
+        (name, "pygraph500.validate.bfs_tree", "_hidden"),
+        (name, "pygraph500.validate.bfs_tree", "_other")]
+
+
+def test_no_private_name_of_another_module():
+    """A name another module needs is public in its home (with a docstring saying why it is
+    shared), or moves to where it is used; only the hooks listed in PRIVATE_IMPORTS stay."""
+    found = sorted({f for name in MODULES for f in _private_imports_of(name, _tree(name))})
+    new = [f"{a} takes {c} from {b}" for a, b, c in found if (a, b, c) not in PRIVATE_IMPORTS]
+    gone = [k for k in PRIVATE_IMPORTS if k not in found]
+    assert not new, "make these public in their home modules, or move them: " + "; ".join(new)
+    assert not gone, f"no longer imported: remove from PRIVATE_IMPORTS: {gone}"
 
 
 def test_no_import_cycle():
@@ -136,17 +297,130 @@ def test_no_import_cycle():
     assert not cycles
 
 
+def _top_level():
+    """The packages and modules directly under src/pygraph500 (``__init__`` the package)."""
+    root = os.path.join(SRC, PACKAGE)
+    return {e[:-3] if e.endswith(".py") else e for e in os.listdir(root)
+            if e.endswith(".py") or os.path.isfile(os.path.join(root, e, "__init__.py"))}
+
+
+def test_every_package_has_a_row_in_allowed():
+    missing = sorted(_top_level() - set(ALLOWED))
+    assert not missing, (f"add a row to ALLOWED in tests/test_structure.py for {missing}: "
+                         f"the packages each may import (its layer)")
+
+
+def test_the_public_names_come_from_the_packages_of_its_row():
+    """``pygraph500.__init__`` loads its names by module name (``_HOMES``), which the import
+    graph does not see."""
+    tree = _tree(PACKAGE)
+    homes = next(ast.literal_eval(n.value) for n in tree.body
+                 if isinstance(n, ast.Assign) and n.targets[0].id == "_HOMES")
+    assert set(homes.values()) <= ALLOWED["__init__"] | ALWAYS
+
+
 def test_layers_point_down():
+    """Every import is of the module's own package, of its row in ALLOWED, or of ALWAYS (its
+    packages themselves only of their rows). A package a module lies in is loaded before it
+    whatever it imports, so ``from .. import x`` is not an import of the package above."""
     bad = []
     for name, deps in GRAPH.items():
         pkg = _package_of(name)
-        if pkg not in ALLOWED:
-            continue
+        may = ALLOWED.get(pkg, set()) | {pkg} | (set() if pkg in ALWAYS else ALWAYS)
         for d in deps:
-            target = _package_of(d)
-            if target and target != pkg and target not in ALLOWED[pkg] | ALWAYS:
+            if not name.startswith(d + ".") and _package_of(d) not in may:
                 bad.append(f"{name} -> {d}")
-    assert not bad
+    assert not bad, "imports against the layers (ALLOWED): " + "; ".join(bad)
+
+
+def _functions(name, node, prefix):
+    """(qualified name, lines of source) of every function and method under ``node``."""
+    for child in ast.iter_child_nodes(node):
+        if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            yield f"{prefix}.{child.name}", child.end_lineno - child.lineno + 1
+            yield from _functions(name, child, f"{prefix}.{child.name}")
+        elif isinstance(child, ast.ClassDef):
+            yield from _functions(name, child, f"{prefix}.{child.name}")
+        else:
+            yield from _functions(name, child, prefix)
+
+
+def test_functions_are_short():
+    """A function says one thing: at most MAX_FUNCTION_LINES lines, or listed (with why) in
+    LONG_FUNCTIONS."""
+    sizes = {q: n for name in MODULES for q, n in _functions(name, _tree(name), name)}
+    long = {q: n for q, n in sizes.items() if n > MAX_FUNCTION_LINES}
+    new = [f"{q} ({n} lines)" for q, n in sorted(long.items()) if q not in LONG_FUNCTIONS]
+    gone = [q for q in LONG_FUNCTIONS if q not in long]
+    assert not new, (f"over {MAX_FUNCTION_LINES} lines: split them, or list them with the "
+                     f"reason in LONG_FUNCTIONS: " + "; ".join(new))
+    assert not gone, f"short now or gone: remove from LONG_FUNCTIONS: {gone}"
+    assert all(len(why) > 20 for why in LONG_FUNCTIONS.values())
+
+
+def _code_lines(path):
+    """The file's lines of code, normalised: tokens joined by one space (white space inside a
+    string folded too), comments, blank lines, lone brackets and imports left out. A string
+    over several lines is one line."""
+    skip = {tokenize.COMMENT, tokenize.NL, tokenize.INDENT, tokenize.DEDENT, tokenize.ENCODING,
+            tokenize.ENDMARKER}
+    lines = defaultdict(list)
+    starting, importing = True, False
+    with open(path, "rb") as f:
+        for tok in tokenize.tokenize(f.readline):
+            if tok.type == tokenize.NEWLINE:
+                starting = True
+            elif tok.type not in skip:
+                if starting:
+                    starting, importing = False, tok.string in ("import", "from")
+                if not importing:
+                    lines[tok.start[0]].append(" ".join(tok.string.split()))
+    return [(no, " ".join(t)) for no, t in sorted(lines.items())
+            if not all(x in "()[]{}:,.;" for x in t)]
+
+
+def _duplicates(files):
+    """{(file, file): runs} for ``files`` ({name: code lines}): the pairs of places that share
+    DUPLICATE_LINES or more consecutive lines (a run: overlapping shared windows joined)."""
+    places = defaultdict(list)
+    for f, lines in files.items():
+        texts = [t for _, t in lines]
+        for i in range(len(texts) - DUPLICATE_LINES + 1):
+            places[tuple(texts[i:i + DUPLICATE_LINES])].append((f, i))
+    shared = defaultdict(set)
+    for where in places.values():
+        if 1 < len(where) <= MAX_PLACES:
+            for (fa, ia), (fb, ib) in itertools.combinations(sorted(where), 2):
+                if fa != fb or ib - ia >= DUPLICATE_LINES:
+                    shared[fa, fb].add((ia, ib))
+    return {pair: sum((ia - 1, ib - 1) not in hits for ia, ib in hits)
+            for pair, hits in shared.items()}
+
+
+def test_the_duplicate_check_finds_a_repeated_block():
+    block = [(i, f"x{i} = y[{i}] + {i}") for i in range(DUPLICATE_LINES)]
+    other = [(0, "a = 1")] + block + [(9, "b = 2")]
+    assert _duplicates({"a.py": block, "b.py": other}) == {("a.py", "b.py"): 1}
+    assert _duplicates({"a.py": block[1:], "b.py": other}) == {}
+    assert _duplicates({"a.py": block + [(7, "c = 3")] + block}) == {("a.py", "a.py"): 1}
+
+
+def test_no_new_repeated_block():
+    """What repeats itself is known: KNOWN_DUPLICATES says where and why, and the count of
+    pairs it holds is today's. A new pair (or a new run in a listed pair) fails: make one
+    piece of code serve both places, or list the pair with its reason."""
+    root = os.path.join(SRC, PACKAGE)
+    files = {os.path.relpath(path, root).replace(os.sep, "/"): _code_lines(path)
+             for path in MODULES.values()}
+    found = _duplicates(files)
+    new = [f"{a} ~ {b}: {n} runs" for (a, b), n in sorted(found.items())
+           if n > KNOWN_DUPLICATES.get((a, b), (0, ""))[0]]
+    gone = [f"{a} ~ {b}: {runs} runs listed, {found.get((a, b), 0)} found"
+            for (a, b), (runs, _) in sorted(KNOWN_DUPLICATES.items())
+            if found.get((a, b), 0) < runs]
+    assert not new, (f"repeated blocks of {DUPLICATE_LINES}+ lines: share the code, or list "
+                     f"the pair in KNOWN_DUPLICATES with the reason: " + "; ".join(new))
+    assert not gone, "fewer repeats now: update KNOWN_DUPLICATES: " + "; ".join(gone)
 
 
 def _first_import(path):
