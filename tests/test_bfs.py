@@ -7,8 +7,7 @@ import scipy.sparse as sp
 from scipy.sparse.csgraph import shortest_path
 
 from pygraph500.benchmark import choose_roots
-from pygraph500.bfs import ALGORITHMS, BFSResult, LevelTable
-from pygraph500.bfs.array import ARRAY_ALGORITHMS
+from pygraph500.bfs import ALGORITHMS, BFSResult, LevelTable, check_levels
 from pygraph500.bfs import steps
 from pygraph500.bfs.direction_optimizing import bfs_direction_optimizing
 from pygraph500.errors import InputError
@@ -18,15 +17,13 @@ from pygraph500.validate import validate
 
 from conftest import rmat_like
 
-# The algorithms that run every level top-down / bottom-up.
-TOP_DOWN_ONLY = ["reference", "topdown-queue", "topdown-bitmap", "spmv"]
-BOTTOM_UP_ONLY = ["bottomup"]
-# Quadratic on a long path (bottomup rescans every unvisited vertex at every level) or paying
-# tens of microseconds of Python per level (spmv): run on a short path instead.
-SLOW_ON_PATHS = {"bottomup", "spmv"}  # quadratic on a path, or a Python step per level:
-SLOW_ON_PATHS |= set(ARRAY_ALGORITHMS)  # the array backend (NumPy) is one of the latter
-SLOW_ON_PATHS.add("hybrid")  # its level loop is Python (tens of microseconds a level)
-EVERY_EDGE_PER_LEVEL = {"edge-parallel"}  # examines all M entries at every level
+# The traits the tests need, from the records (``descriptors.Algorithm``).
+TOP_DOWN_ONLY = list(ALGORITHMS.names(lambda a: a.directions == ("top-down",)))
+BOTTOM_UP_ONLY = list(ALGORITHMS.names(lambda a: a.directions == ("bottom-up",)))
+# Quadratic on a long path (a bottom-up only search rescans every unvisited vertex at every
+# level) or paying tens of microseconds of Python per level: run on a short path instead.
+SLOW_ON_PATHS = set(ALGORITHMS.names(lambda a: a.python_levels or a.name in BOTTOM_UP_ONLY))
+EVERY_EDGE_PER_LEVEL = set(ALGORITHMS.names(lambda a: a.examines_every_edge))
 
 # ---- graphs ---------------------------------------------------------------------------------
 
@@ -121,6 +118,7 @@ def check_result(g, a, root, res, algo=None):
 
     levels = res.levels
     assert isinstance(levels, LevelTable)
+    check_levels(res)
     assert [lv.level for lv in levels] == list(range(len(levels)))
     assert sum(lv.discovered for lv in levels) + 1 == visited.sum()
     assert levels[0].frontier == 1

@@ -375,7 +375,7 @@ def test_run_levels_and_json(tmp_path, capsys):
 
 
 def test_registry_and_stand_in_label(capsys):
-    assert ALGORITHMS["hybrid"] is bfs_hybrid
+    assert ALGORITHMS["hybrid"].function is bfs_hybrid
     assert cli.main(["run", "-s", "9", "--roots", "2", "--quiet", "--algorithm", "hybrid",
                      "--standin-speed", "2"]) == 0
     assert "STAND-IN (no device)" in capsys.readouterr().out

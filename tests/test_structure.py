@@ -41,7 +41,7 @@ ALLOWED = {
     "backend": {"errors"},
     "process": {"errors"},
     "errors": set(),
-    "descriptors": {"errors"},  # the registries' records (DESIGN's descriptor; issue 39)
+    "descriptors": {"errors"},  # the registries' records: what an algorithm is and can do
 }
 ALWAYS = {"errors", "process", "backend", "descriptors"}
 
@@ -102,9 +102,6 @@ DUPLICATE_LINES = 6
 MAX_PLACES = 8  # a run found in more places than this is an idiom, not a copy
 _LATER = "; numba kernels, left to the kernel refactor"
 KNOWN_DUPLICATES = {
-    ("bfs/__init__.py", "sssp/__init__.py"): (
-        1, "the BFS and SSSP registries' get_algorithm, alike but for the kernel's name; the "
-           "descriptor change (issue 39) gives both one Registry"),
     ("bfs/array/kernels.py", "bfs/array/kernels.py"): (
         1, "two numba.cuda kernels' prologue: the thread's index, the block's shared counters "
            "zeroed, a barrier" + _LATER),

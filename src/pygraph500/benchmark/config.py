@@ -10,8 +10,7 @@ from dataclasses import dataclass
 
 from ..backend.arrays import BACKENDS, DEVICE_BACKENDS
 from ..backend.threads import check_threads
-from ..bfs import DEFAULT_ALGORITHM, DETERMINISTIC_ALGORITHMS, get_algorithm
-from ..bfs.array import ARRAY_ALGORITHMS
+from ..bfs import ALGORITHMS, DEFAULT_ALGORITHM, DETERMINISTIC_ALGORITHMS, get_algorithm
 from ..errors import InputError, shown
 from ..generator import check_scale, check_seed
 from ..graph.build import SORT_VERTICES
@@ -32,9 +31,8 @@ VALIDATIONS = ("csr", "tuples")
 # How the distributed engine splits the graph: 1D (thesis chapter 4) or the 2D mesh (paper 001).
 PARTITIONS = ("1d", "2d")
 
-# What backend "gpu" (or "auto", or "numpy-checked") can run: the array-backend algorithms and
-# direction-optimizing.
-GPU_ALGORITHMS = (*ARRAY_ALGORITHMS, "direction-optimizing")
+# What backend "gpu" (or "auto", or "numpy-checked") can run (hybrid: its array side there).
+GPU_ALGORITHMS = ALGORITHMS.names(lambda a: a.on_devices)
 
 
 @dataclass
@@ -87,7 +85,7 @@ class RunConfig:
         if self.input is None:
             check_scale(self.scale, self.edgefactor)
         self.seed = check_seed(self.seed)
-        get_algorithm(self.algorithm)
+        algorithm = get_algorithm(self.algorithm)
         if self.kernel not in KERNELS:
             raise InputError(f"kernel must be one of {', '.join(KERNELS)}; got {self.kernel!r}")
         if self.weighted:
@@ -115,7 +113,7 @@ class RunConfig:
                              "cpu, gpu or auto")
         self._check_hybrid(distributed)
         if self.backend in DEVICE_BACKENDS:
-            if self.algorithm not in (*GPU_ALGORITHMS, "hybrid") and not distributed:
+            if not algorithm.on_devices and not distributed:
                 raise InputError(f"algorithm {self.algorithm} runs on the CPU only; with "
                                  f"backend {self.backend}: {', '.join(GPU_ALGORITHMS)}")
             if self.sort_vertices:
@@ -127,9 +125,10 @@ class RunConfig:
                              f"{self.algorithm} on backend {self.backend}"
                              + (" distributed" if distributed else ""))
         if self.workers is not None:
-            if self.algorithm != "determinate":
-                raise InputError("workers applies to algorithm determinate (threads sets the "
-                                 "others' threads)")
+            if not algorithm.takes("workers"):
+                raise InputError(f"workers applies to algorithm "
+                                 f"{' or '.join(ALGORITHMS.names(lambda a: a.takes('workers')))}"
+                                 f" (threads sets the others' threads)")
             if not isinstance(self.workers, numbers.Integral) or not 1 <= self.workers <= 1024:
                 raise InputError(f"workers must be an integer in [1, 1024], got "
                                  f"{shown(self.workers)}")

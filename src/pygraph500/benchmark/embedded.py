@@ -34,8 +34,7 @@ from ..io import read_graph
 from ..validate import (count_component_edges, count_component_edges_csr, validate,
                         validate_csr, validate_sssp, validate_sssp_csr)
 from .compile_ahead import TINY_ROOT, tiny_bfs_tree, tiny_edges
-from .config import (GPU_ALGORITHMS, RunConfig, algorithm_options, hybrid_side,
-                     search_labels)
+from .config import RunConfig, algorithm_options, hybrid_side, search_labels
 from .engine import Engine
 from .roots import choose_roots
 
@@ -67,7 +66,7 @@ class EmbeddedEngine(Engine):
             self.backend = get_backend("cpu")
             array_side, self.hybrid_notes = hybrid_side(config)
         else:
-            cpu_only = (config.algorithm not in GPU_ALGORITHMS or config.sort_vertices
+            cpu_only = (not self.bfs.on_devices or config.sort_vertices
                         or config.weighted)
             auto_cpu = config.backend == "auto" and cpu_only
             self.backend = array_side = get_backend("cpu" if auto_cpu else config.backend)
@@ -86,8 +85,9 @@ class EmbeddedEngine(Engine):
                            f"SCALE {config.scale}, edgefactor {config.edgefactor}")
         # Kernel 2's output is the parent array (the validator derives levels itself); on a
         # GPU it stays there until the clock has stopped (see ``fetch``).
-        self.search_options = dict(depth=False, backend=array_side, on_device=True,
-                                   **algorithm_options(config))
+        device = {"backend": array_side, "on_device": True}
+        self.search_options = dict(depth=False, **algorithm_options(config),
+                                   **{k: v for k, v in device.items() if self.bfs.takes(k)})
         self.sssp = None
         if config.weighted:
             from ..sssp import get_algorithm as sssp_algorithm
@@ -205,9 +205,8 @@ class EmbeddedEngine(Engine):
             self.counted = None
         else:
             self.graph = self.kernel1(self.edges)
-        prepare = getattr(self.bfs, "prepare", None)
-        if prepare is not None and "bfs" in self.config.kernels:
-            prepare(self.graph)
+        if self.bfs.prepare is not None and "bfs" in self.config.kernels:
+            self.bfs.prepare(self.graph)
         self.backend.synchronize()
 
     def roots(self) -> np.ndarray:

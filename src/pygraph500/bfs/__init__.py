@@ -1,71 +1,89 @@
-"""BFS algorithms (kernel 2): one registry, name -> function obeying the BFSResult contract.
-
-Every function has the signature ``fn(graph: CSRGraph, root: int, **options) -> BFSResult``.
-
-- ``reference``: the serial queue BFS of thesis Algorithm 1.
-- ``topdown-queue``: level-synchronous top-down with frontier queues (Algorithm 2), parallel.
-- ``topdown-bitmap``: level-synchronous top-down with bitmap frontiers (Algorithm 3), parallel.
-- ``bottomup``: Beamer's bottom-up step at every level, parallel.
-- ``direction-optimizing`` (default): Beamer's switching between the two; options ``alpha``
-  (default 15) and ``beta`` (default 18).
-- ``spmv``: sparse matrix times vector over scipy.sparse (paper 001, section 2.3), serial.
-- ``determinate``: Fresh Breeze's BFS on trees of chunks (paper 003): spawn/join tasks on
-  ``workers`` threads, the same tree for any number of them (``bfs.determinate``).
-- ``hybrid``: paper 002's task-based BFS: t vertex-range tasks, each level each task on
-  the compiled CPU engine or the array side (CuPy on a GPU, NumPy where none), by a
-  threshold lambda (given, or tuned per level) or a fixed split (``bfs.hybrid``).
-- ``gpu-queue``, ``sort-unique``, ``bitmap-filter``, ``edge-parallel``, ``frontier-mask``:
-  the array-backend algorithms (``bfs.array``: thesis chapter 4, seed 004), NumPy or CuPy
-  by the option ``backend`` ("cpu", "gpu", "auto"); ``direction-optimizing`` with
-  ``backend="gpu"`` runs its array form.
+"""BFS algorithms (kernel 2): the registry ``ALGORITHMS``, name -> ``Algorithm`` record
+(``descriptors``): the function, what it is, its options and where it runs. Every function
+is ``fn(graph: CSRGraph, root: int, *, options) -> BFSResult`` (the contract of ``types``,
+whose ``check_levels`` states what the level table holds); a record is called as its
+function is, and refuses an option the function does not take.
+``graph500 info --algorithms`` prints the table of them.
 
 The compiled ones share their steps (``steps``); ``steps.SERIAL_WORK``, ``steps.BUF`` and
-``steps.TIME_GRAIN`` are read at call time.
-
-With several threads, which valid parent a vertex gets may vary from run to run. The compiled
-CPU ones and ``spmv`` take ``deterministic`` (default False): True gives the canonical tree,
+``steps.TIME_GRAIN`` are read at call time. With several threads, which valid parent a vertex
+gets may vary from run to run; those that take ``deterministic`` give the canonical tree,
 ``parent[v]`` = the smallest neighbour of v one level nearer the root (``steps.canonical``),
-the same for any number of threads and the tree ``determinate`` gives.
+for any number of threads.
 """
 from .. import primitives  # noqa: F401  (first: numba's package cache, before any kernel)
-from .types import BFSResult, LevelStats, LevelTable
+from ..backend.arrays import BACKENDS
+from ..descriptors import Algorithm, Registry
+from .types import BFSResult, LevelStats, LevelTable, check_levels, option_help
 from .reference import bfs_reference
 from .topdown_queue import bfs_topdown_queue
 from .topdown_bitmap import bfs_topdown_bitmap
 from .bottomup import bfs_bottomup
 from .direction_optimizing import bfs_direction_optimizing
 from .spmv import bfs_spmv
-from .determinate import bfs_determinate
+from .determinate import bfs_determinate, chunk_graph
 from .hybrid import bfs_hybrid
 from .array import ARRAY_ALGORITHMS
 
-ALGORITHMS = {
-    "reference": bfs_reference,
-    "topdown-queue": bfs_topdown_queue,
-    "topdown-bitmap": bfs_topdown_bitmap,
-    "bottomup": bfs_bottomup,
-    "direction-optimizing": bfs_direction_optimizing,
-    "spmv": bfs_spmv,
-    "determinate": bfs_determinate,
-    "hybrid": bfs_hybrid,
-    **ARRAY_ALGORITHMS,
-}
-DEFAULT_ALGORITHM = "direction-optimizing"
+BOTH_WAYS = ("top-down", "bottom-up")
+
+ALGORITHMS = Registry("bfs", (
+    Algorithm("direction-optimizing", "bfs", bfs_direction_optimizing,
+              "Beamer's BFS: top-down while the frontier is small, bottom-up when its edges "
+              "exceed the unexplored edges / alpha, back when it shrinks below N / beta; "
+              "parallel; with backend gpu its array form (numba.cuda kernels both ways)",
+              "Beamer et al. 2012",
+              option_help("alpha", "beta", "depth", "deterministic", "backend", "on_device"),
+              backends=BACKENDS, distributed=True, directions=BOTH_WAYS),
+    Algorithm("topdown-queue", "bfs", bfs_topdown_queue,
+              "level-synchronous top-down with frontier queues; the next queue from "
+              "per-thread buffers, no lock", "thesis Algorithm 2",
+              option_help("depth", "deterministic"), distributed=True),
+    Algorithm("topdown-bitmap", "bfs", bfs_topdown_bitmap,
+              "level-synchronous top-down with the frontier as a bitmap, no queues",
+              "thesis Algorithm 3", option_help("depth", "deterministic")),
+    Algorithm("bottomup", "bfs", bfs_bottomup,
+              "every level bottom-up: each unvisited vertex stops at its first frontier "
+              "neighbour (quadratic on long paths, by nature)", "Beamer et al. 2012",
+              option_help("depth", "deterministic"), directions=("bottom-up",)),
+    Algorithm("spmv", "bfs", bfs_spmv,
+              "BFS as sparse matrix times vector over scipy.sparse: a readable reference",
+              "paper 001, 2.3", option_help("depth", "deterministic"), python_levels=True),
+    Algorithm("reference", "bfs", bfs_reference,
+              "the serial FIFO-queue BFS", "thesis Algorithm 1",
+              option_help("depth", "deterministic")),
+    Algorithm("hybrid", "bfs", bfs_hybrid,
+              "task-based BFS: t vertex-range tasks, each level each task on the compiled "
+              "CPU engine or the array side (CuPy on a GPU, NumPy where none) by a threshold "
+              "lambda (given, or tuned per level) or a fixed split", "paper 002",
+              option_help("backend", "alpha", "beta", "depth",
+                          tasks="t, the number of vertex-range tasks",
+                          mode="workload (the threshold lambda) or fixed (gpu_share)",
+                          lam="workload: a task with more frontier vertices than lambda runs "
+                              "on the array side (a number >= 0, or auto: tuned per level)",
+                          gpu_share="fixed: the share of the tasks always on the array side",
+                          standin_speed="a stand-in array side this many times the CPU "
+                                        "engine's speed (no device needed)",
+                          clock="measured, or work (both sides charged by their work: a "
+                                "deterministic model, for tests)",
+                          warp="top-down levels on the array side by the warp kernel "
+                               "(default: on a CUDA device)"),
+              backends=BACKENDS, directions=BOTH_WAYS, python_levels=True),
+    Algorithm("determinate", "bfs", bfs_determinate,
+              "Fresh Breeze BFS: vectors as 16-ary trees of 16-slot chunks, spawn/join tasks "
+              "on W workers; the same (canonical) tree for any W", "paper 003",
+              option_help("depth", "deterministic",
+                          workers="threads running tasks (default: numba's thread count)",
+                          schedule="depth-first, or random (every choice drawn from seed: a "
+                                   "test of determinacy)",
+                          seed="the random schedule's seed"),
+              prepare=chunk_graph),
+    *ARRAY_ALGORITHMS.values(),
+), default="direction-optimizing")
+DEFAULT_ALGORITHM = ALGORITHMS.default
+get_algorithm = ALGORITHMS.get_algorithm
 # The algorithms that take ``deterministic=True`` (determinate is so by construction).
-DETERMINISTIC_ALGORITHMS = ("reference", "topdown-queue", "topdown-bitmap", "bottomup",
-                            "direction-optimizing", "spmv", "determinate")
+DETERMINISTIC_ALGORITHMS = ALGORITHMS.names(lambda a: a.deterministic)
 
 __all__ = ["ALGORITHMS", "DEFAULT_ALGORITHM", "DETERMINISTIC_ALGORITHMS", "BFSResult", "LevelStats",
-           "LevelTable", "get_algorithm"]
-
-
-def get_algorithm(name: str):
-    """The registered function for ``name``; InputError naming the known ones otherwise."""
-    from ..errors import InputError
-
-    try:
-        return ALGORITHMS[name]
-    except KeyError:
-        raise InputError(
-            f"unknown BFS algorithm {name!r}; known: {', '.join(sorted(ALGORITHMS))}"
-        ) from None
+           "LevelTable", "get_algorithm", "check_levels"]

@@ -45,14 +45,13 @@ def _search(indptr, indices, root, parent, depth, visited, bm, cand, nthreads, s
     return end_search(parent, depth, visited, nthreads, stats, dirs, batches, state)
 
 
-def bfs_bottomup(graph: CSRGraph, root, *, depth=True, deterministic=False,
-                 **options) -> BFSResult:
+def bfs_bottomup(graph: CSRGraph, root, *, depth=True, deterministic=False) -> BFSResult:
     """Bottom-up BFS (every level, the root's included) from ``root``: a BFSResult (the
     contract of ``bfs.types``), every level 'bottom-up', edges_examined counting the entries
     scanned up to each first hit. The parent a vertex gets is its first frontier neighbour
     in its sorted list, whatever the number of threads: its smallest neighbour one level up,
     the rule ``deterministic=True`` asks for (``steps.canonical``), so that option changes
-    nothing here. ``depth=False``: no depth array; other options are accepted and ignored.
+    nothing here. ``depth=False``: no depth array.
     """
     r = check_root(graph, root)
     n = graph.num_vertices

@@ -104,7 +104,8 @@ def _search(indptr, indices, root, parent, depth, visited, q, q2, alpha, beta, l
 
 
 def bfs_direction_optimizing(graph: CSRGraph, root, *, alpha=15.0, beta=18.0, depth=True,
-                             deterministic=False, **options) -> BFSResult:
+                             deterministic=False, backend="cpu",
+                             on_device=False) -> BFSResult:
     """Direction-optimizing BFS from ``root`` (Beamer et al.), parallel over numba's threads.
 
     ``alpha``: go bottom-up when the frontier is growing and its edges exceed (edges of the
@@ -121,12 +122,11 @@ def bfs_direction_optimizing(graph: CSRGraph, root, *, alpha=15.0, beta=18.0, de
     ``backend="gpu"`` (or "auto" where a GPU is, "numpy-checked", or such an ArrayBackend)
     runs the array form (``bfs.array.direction_optimizing``) instead; it has no deterministic mode:
     ``deterministic=True`` makes "auto" run here, and a GPU named outright an InputError.
-    Other options are accepted for registry uniformity and ignored.
+    ``on_device``: the array form leaves its result on the device.
     """
     alpha = check_positive("alpha", alpha)
     beta = check_positive("beta", beta)
     det = bool(deterministic)
-    backend = options.get("backend", "cpu")
     if backend != "cpu" and not (det and backend == "auto"):
         # the array form on a GPU; ``auto`` without one lands here below
         from .array import bfs_direction_optimizing_array
@@ -139,7 +139,7 @@ def bfs_direction_optimizing(graph: CSRGraph, root, *, alpha=15.0, beta=18.0, de
                                  "form of direction-optimizing has none")
             return bfs_direction_optimizing_array(graph, root, backend=be, alpha=alpha,
                                                   beta=beta, depth=depth,
-                                                  on_device=options.get("on_device", False))
+                                                  on_device=on_device)
     r = check_root(graph, root)
     n = graph.num_vertices
     parent, dep, visited, log = new_search(graph, bool(depth) or det)

@@ -74,8 +74,7 @@ def _serial_bfs(indptr, indices, root, parent, depth, queue, grain, det, stats, 
     return stats, dirs, batches
 
 
-def bfs_reference(graph: CSRGraph, root, *, depth=True, deterministic=False,
-                  **options) -> BFSResult:
+def bfs_reference(graph: CSRGraph, root, *, depth=True, deterministic=False) -> BFSResult:
     """Serial queue BFS (thesis Algorithm 1) from ``root``.
 
     Returns parent (int64, -1 where not reached, parent[root] == root), depth (int32 when
@@ -83,8 +82,7 @@ def bfs_reference(graph: CSRGraph, root, *, depth=True, deterministic=False,
     'top-down'; the last level discovers nothing). Serial, so the same every run: a vertex's
     parent is its first neighbour dequeued; ``deterministic=True`` makes it the smallest
     neighbour one level up instead (``steps.canonical``), the rule of the compiled parallel
-    algorithms. ``depth=False``: result depth None. Other options are accepted for registry
-    uniformity and ignored.
+    algorithms. ``depth=False``: result depth None.
     """
     r = check_root(graph, root)
     n = graph.num_vertices

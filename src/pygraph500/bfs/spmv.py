@@ -26,8 +26,7 @@ from .types import TOP_DOWN, BFSResult, LevelTable
 __all__ = ["bfs_spmv"]
 
 
-def bfs_spmv(graph: CSRGraph, root, *, depth=True, deterministic=False,
-             **options) -> BFSResult:
+def bfs_spmv(graph: CSRGraph, root, *, depth=True, deterministic=False) -> BFSResult:
     """BFS by sparse matrix-vector products over scipy.sparse from ``root``.
 
     Returns parent (int64, -1 where not reached, parent[root] == root; each vertex gets its
@@ -35,7 +34,7 @@ def bfs_spmv(graph: CSRGraph, root, *, depth=True, deterministic=False,
     ``deterministic=True``, which therefore changes nothing here), depth (int32
     when N < 2**31, else int64; -1 where not reached) and the per-level statistics (all
     'top-down': the product scans the whole adjacency of the frontier). ``depth=False``: result
-    depth None. Other options are accepted for registry uniformity and ignored.
+    depth None.
     """
     r = check_root(graph, root)
     n = graph.num_vertices

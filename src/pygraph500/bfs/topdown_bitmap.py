@@ -65,12 +65,12 @@ def _search(indptr, indices, root, parent, depth, visited, bits, summary, top, l
     return end_search(parent, depth, visited, nthreads, stats, dirs, batches, state)
 
 
-def bfs_topdown_bitmap(graph: CSRGraph, root, *, depth=True, deterministic=False,
-                       **options) -> BFSResult:
+def bfs_topdown_bitmap(graph: CSRGraph, root, *, depth=True,
+                       deterministic=False) -> BFSResult:
     """Top-down BFS with bitmap frontiers (thesis Algorithm 3) from ``root``.
 
     Returns what ``bfs_topdown_queue`` returns, with the same options (``depth=False``: no
-    depth array; others ignored): parent, depth and the per-level statistics, all
+    depth array): parent, depth and the per-level statistics, all
     'top-down'; with several threads, which valid parent a vertex gets may vary, unless
     ``deterministic=True``: then each vertex gets its smallest neighbour one level up
     (``steps.canonical``), for any number of threads.

@@ -51,8 +51,8 @@ def _search(indptr, indices, root, parent, depth, visited, q, q2, limit, bufcap,
     return end_search(parent, depth, visited, nthreads, stats, dirs, batches, state)
 
 
-def bfs_topdown_queue(graph: CSRGraph, root, *, depth=True, deterministic=False,
-                      **options) -> BFSResult:
+def bfs_topdown_queue(graph: CSRGraph, root, *, depth=True,
+                      deterministic=False) -> BFSResult:
     """Top-down BFS with frontier queues (thesis Algorithm 2) from ``root``.
 
     Returns parent (int64, -1 where not reached, parent[root] == root), depth (int32 when
@@ -61,8 +61,7 @@ def bfs_topdown_queue(graph: CSRGraph, root, *, depth=True, deterministic=False,
     run; ``deterministic=True`` fixes it: each vertex gets its smallest neighbour one level
     up (``steps.canonical``), for any number of threads. ``depth=False``: no depth array
     (result depth None; spares a scattered write per vertex, except in the deterministic
-    mode, which needs the depths). Other options are accepted for registry uniformity and
-    ignored.
+    mode, which needs the depths).
     """
     r = check_root(graph, root)
     n = graph.num_vertices

@@ -15,7 +15,7 @@ import numpy as np
 from ..errors import InputError, shown
 
 __all__ = ["LevelStats", "LevelTable", "BFSResult", "TOP_DOWN", "BOTTOM_UP", "DIRECTIONS",
-           "check_root", "check_positive"]
+           "check_root", "check_positive", "check_levels", "OPTION_HELP", "option_help"]
 
 # Direction codes of LevelTable.direction_code.
 TOP_DOWN = 0
@@ -279,6 +279,58 @@ class BFSResult:
     root: int
     depth: np.ndarray | None = None
     levels: LevelTable | list[LevelStats] = field(default_factory=LevelTable)
+
+
+def check_levels(result: BFSResult) -> None:
+    """The per-level contract every algorithm's ``result.levels`` keeps (the tests call
+    this on every algorithm; AssertionError naming the rule broken):
+
+    - one row per level, numbered 0, 1, ...; level 0's frontier is the root alone;
+    - each level's ``discovered`` is the next level's ``frontier``, and the last level
+      discovers nothing; the frontiers add up to the vertices reached;
+    - directions are ``DIRECTIONS`` names; edges examined and times are >= 0, and the
+      times of a search that examined an edge add up to more than zero (a level loop that
+      never reads the clock breaks this)."""
+    lv = result.levels
+    if not isinstance(lv, LevelTable):
+        lv = LevelTable([s.frontier for s in lv], [s.edges_examined for s in lv],
+                        [s.discovered for s in lv], [s.direction for s in lv],
+                        [s.time for s in lv])
+    n = len(lv)
+    assert n >= 1, "a search has at least the root's level"
+    assert np.array_equal(lv.level, np.arange(n)), "levels are numbered 0, 1, ..."
+    assert lv.frontier[0] == 1, "level 0's frontier is the root alone"
+    assert np.array_equal(lv.discovered[:-1], lv.frontier[1:]), \
+        "a level's discovered vertices are the next level's frontier"
+    assert lv.discovered[-1] == 0, "the last level discovers nothing"
+    reached = int(np.count_nonzero(np.asarray(result.parent) >= 0))
+    assert int(lv.frontier.sum()) == reached, "the frontiers add up to the vertices reached"
+    assert set(lv.direction) <= set(DIRECTIONS), "directions are top-down or bottom-up"
+    assert np.all(lv.edges_examined >= 0) and np.all(lv.time >= 0), "counts and times >= 0"
+    assert lv.edges_examined.sum() == 0 or lv.time.sum() > 0, \
+        "the levels' times add up to more than zero"
+
+
+# The help of the options several BFS algorithms take (their records' ``option_help``).
+OPTION_HELP = {
+    "depth": "also return each vertex's level (False: the parent array only, as the "
+             "benchmark asks)",
+    "deterministic": "the canonical tree: each vertex's parent is its smallest neighbour one "
+                     "level nearer the root, for any number of threads",
+    "backend": "the array backend: cpu (NumPy), gpu (CuPy), auto, numpy-checked, or an "
+               "ArrayBackend",
+    "on_device": "leave the result on the device (the benchmark fetches it after the clock)",
+    "alpha": "go bottom-up when the frontier's edges exceed the unvisited vertices' edges / "
+             "alpha",
+    "beta": "go back top-down when the frontier shrinks below N / beta",
+    "kernel": "run the numba.cuda kernels (default: on a device; True under numba's CUDA "
+              "simulator)",
+}
+
+
+def option_help(*names: str, **own: str) -> dict:
+    """The records' option help: the shared ``names`` and the algorithm's ``own``."""
+    return {**{n: OPTION_HELP[n] for n in names}, **own}
 
 
 def check_root(graph, root) -> int:

@@ -12,8 +12,9 @@ __all__ = ["add"]
 
 def add(sub) -> None:
     """Add the command's parser to the subparsers ``sub``."""
+    from ..backend.arrays import BACKENDS
     from ..benchmark import GPU_ALGORITHMS
-    from ..bfs import ALGORITHMS, DEFAULT_ALGORITHM
+    from ..bfs import ALGORITHMS
     from ..distributed import PRUNE_MODES
     from ..sssp import ALGORITHMS as SSSP_ALGORITHMS, DEFAULT_ALGORITHM as SSSP_DEFAULT
 
@@ -27,7 +28,7 @@ def add(sub) -> None:
     p.add_argument("--roots", type=int, default=64,
                    help="number of search keys (Graph500: 64; others are labelled)")
     p.add_argument("--algorithm", "-a", default=None,
-                   help=f"BFS algorithm: {', '.join(ALGORITHMS)} (default {DEFAULT_ALGORITHM}); "
+                   help=f"BFS algorithm: {ALGORITHMS.help_text()}; "
                         "distributed runs: direction-optimizing (default; its top-down levels "
                         "are thesis Algorithm 4, its bottom-up levels use an allgathered "
                         "frontier bitmap) or topdown-queue (thesis Algorithm 4 on every level)")
@@ -58,7 +59,7 @@ def add(sub) -> None:
                         "4.3.2: sort, keep one copy of each vertex with its parent), none "
                         "(thesis 4.2.3: every copy is sent), bitmap (thesis 5.3: a bitmap "
                         "over the neighbours a process can send; each is sent once per search)")
-    p.add_argument("--backend", choices=["cpu", "gpu", "auto", "numpy-checked"],
+    p.add_argument("--backend", choices=BACKENDS,
                    default="cpu",
                    help="where kernel 1 and the searches run: cpu (numba; the array "
                         "algorithms on NumPy), gpu (CuPy: " + ", ".join(GPU_ALGORITHMS) + "), "

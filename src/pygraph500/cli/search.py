@@ -10,8 +10,8 @@ __all__ = ["add"]
 
 def add(sub) -> None:
     """Add the commands' parsers to the subparsers ``sub``."""
-    from ..bfs import ALGORITHMS, DEFAULT_ALGORITHM
-    from ..sssp import ALGORITHMS as SSSP_ALGORITHMS, DEFAULT_ALGORITHM as SSSP_DEFAULT
+    from ..bfs import ALGORITHMS
+    from ..sssp import ALGORITHMS as SSSP_ALGORITHMS
 
     p = _search_parser(
         sub, "bfs", "one search on a user's graph file, optionally writing the tree",
@@ -19,7 +19,7 @@ def add(sub) -> None:
         "rules and print a summary. --out writes one row per reached vertex, `vertex, "
         "parent[, distance]`, in the file's ids: an int64 table (.npy) or CSV (.csv). Exit "
         "status 1 when the tree is invalid (nothing is written then).",
-        "edge list", "the tree", "BFS", ALGORITHMS, DEFAULT_ALGORITHM)
+        "edge list", "the tree", "BFS", ALGORITHMS)
     p.add_argument("--distances", "-d", action="store_true",
                    help="add the distance (hops from the root) as a third column")
     add_tree_args(p)
@@ -32,19 +32,19 @@ def add(sub) -> None:
         "vertex, `vertex,parent,distance`, in the file's ids: CSV (.csv) or a (K, 3) float64 "
         "table (.npy). Negative or NaN weights are refused (exit 2). Exit status 1 when the "
         "result is invalid.",
-        "weighted edge list", "the paths", "SSSP", SSSP_ALGORITHMS, SSSP_DEFAULT)
+        "weighted edge list", "the paths", "SSSP", SSSP_ALGORITHMS)
     p.add_argument("--unit-weights", action="store_true",
                    help="a file without weights: every weight 1.0 (else an error)")
 
 
-def _search_parser(sub, name, summary, description, graph, table, kind, algorithms, default):
+def _search_parser(sub, name, summary, description, graph, table, kind, algorithms):
     """A search command's parser with the arguments `bfs` and `sssp` share."""
     p = sub.add_parser(name, help=summary, description=description)
     p.add_argument("file", metavar="FILE", help=f"{graph} ({FORMATS_HELP}); - reads stdin")
     p.add_argument("--root", "-r", type=int, required=True, help="the source vertex (file's id)")
     p.add_argument("--out", "-o", metavar="FILE", help=f"write {table}: .npy or .csv")
-    p.add_argument("--algorithm", "-a", default=default,
-                   help=f"{kind} algorithm: {', '.join(algorithms)} (default {default})")
+    p.add_argument("--algorithm", "-a", default=algorithms.default,
+                   help=f"{kind} algorithm: {algorithms.help_text()}")
     p.add_argument("--threads", "-t", type=int, default=None, help="worker threads (default: all)")
     p.add_argument("--no-validate", dest="validate", action="store_false",
                    help="skip validation of the result")

@@ -153,7 +153,7 @@ def _advance(be, indptr, dist, far, delta, n):
 
 
 def sssp_bellman_ford(graph: CSRGraph, root, *, backend="cpu", on_device=False,
-                      scatter="auto", delta=None, **options) -> SSSPResult:
+                      scatter="auto", delta=None) -> SSSPResult:
     """Shortest paths from ``root`` by frontier-based Bellman-Ford on the array backend
     (see the module docstring).
 
@@ -163,7 +163,7 @@ def sssp_bellman_ford(graph: CSRGraph, root, *, backend="cpu", on_device=False,
     ``NEAR_FAR_SCALE`` times delta-stepping's default delta; ``inf``: plain Bellman-Ford,
     every lowered vertex in the next frontier). Each round is a phase of ``result.phases``
     (frontier, edges relaxed, distances lowered, seconds; ``bucket``: the number of the near
-    pile). Other options are accepted for registry uniformity and ignored.
+    pile).
     """
     if scatter not in ("auto", "at", "sort"):
         raise InputError(f"scatter must be 'auto', 'at' or 'sort', got {scatter!r}")

@@ -296,14 +296,13 @@ def default_delta(graph: CSRGraph) -> float:
     return DELTA_SCALE * wmean / (m / n)
 
 
-def sssp_delta_stepping(graph: CSRGraph, root, *, delta=None, **options) -> SSSPResult:
+def sssp_delta_stepping(graph: CSRGraph, root, *, delta=None) -> SSSPResult:
     """Shortest paths from ``root`` by parallel delta-stepping (see the module docstring).
 
     ``delta``: the bucket width (default ``default_delta(graph)``; ``inf`` makes one bucket:
     a label-correcting search). Phases are logged in ``result.phases`` with the bucket each
     processed (``extra["bucket"]``). Which of several equally short parents a vertex gets may
-    vary between runs with several threads. Other options are accepted for registry
-    uniformity and ignored.
+    vary between runs with several threads.
     """
     r = check_search(graph, root)
     d = default_delta(graph) if delta is None else check_positive("delta", delta)

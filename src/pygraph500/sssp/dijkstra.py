@@ -99,9 +99,9 @@ def _search(indptr, indices, weights, root, dist, parent, stats):
     stats[3] = clock_ns() - t0
 
 
-def sssp_dijkstra(graph: CSRGraph, root, **options) -> SSSPResult:
+def sssp_dijkstra(graph: CSRGraph, root) -> SSSPResult:
     """Shortest paths from ``root`` by serial binary-heap Dijkstra (see the module
-    docstring). Options are accepted for registry uniformity and ignored."""
+    docstring)."""
     r = check_search(graph, root)
     n = graph.num_vertices
     dist = np.full(n, np.inf, np.float32)

@@ -16,17 +16,41 @@ frontier-mask's scan over all N, and direction-optimizing's candidate lists and 
 masks, made once per search at its first bottom-up level). A search adds one read before its
 levels (the root's degree) and one after (the statistics).
 """
+from ...backend.arrays import BACKENDS
+from ...descriptors import Algorithm
+from ..types import option_help
 from .direction_optimizing import bfs_direction_optimizing_array
 from .edge_parallel import bfs_edge_parallel
 from .search import bfs_bitmap_filter, bfs_frontier_mask, bfs_gpu_queue, bfs_sort_unique
 
-ARRAY_ALGORITHMS = {
-    "gpu-queue": bfs_gpu_queue,
-    "sort-unique": bfs_sort_unique,
-    "bitmap-filter": bfs_bitmap_filter,
-    "edge-parallel": bfs_edge_parallel,
-    "frontier-mask": bfs_frontier_mask,
-}
+
+def _array(name, function, summary, source, *more_options):
+    return Algorithm(name, "bfs", function, summary, source,
+                     option_help("backend", "depth", "on_device", *more_options),
+                     backends=BACKENDS, python_levels=True)
+
+
+ARRAY_ALGORITHMS = {a.name: a for a in (
+    _array("gpu-queue", bfs_gpu_queue,
+           "the straightforward GPU BFS, no pruning: on a GPU a numba.cuda kernel, a thread "
+           "per queued vertex walking its list and claiming neighbours by compare-and-swap; "
+           "on NumPy the same search in whole-array steps", "thesis 4.2.3", "kernel"),
+    _array("sort-unique", bfs_sort_unique,
+           "queue degrees, their prefix sum, a work item per next-level-frontier element "
+           "found by binary search, the (vertex, parent) keys sorted and made unique (each "
+           "vertex keeps its smallest parent); on a GPU three launches a level",
+           "thesis 4.3.2", "kernel"),
+    _array("bitmap-filter", bfs_bitmap_filter,
+           "sort-unique's sort replaced by a per-vertex claim array (memory for time)",
+           "thesis 5.3"),
+    Algorithm("edge-parallel", "bfs", bfs_edge_parallel,
+              "the naive GPU BFS: every edge examined at every level", "seed 004",
+              option_help("backend", "depth", "on_device"), backends=BACKENDS,
+              python_levels=True, examines_every_edge=True),
+    _array("frontier-mask", bfs_frontier_mask,
+           "the linear-work GPU BFS: prefix-scan expansion, duplicates removed by a vertex "
+           "mask and its scan", "seed 004"),
+)}
 
 # Per level on a device: (host synchronisations, allocations); see the module docstring.
 LEVEL_BUDGET = {

@@ -38,7 +38,7 @@ __all__ = ["bfs_direction_optimizing_array"]
 
 def bfs_direction_optimizing_array(graph, root, *, backend="cpu", alpha=15.0, beta=18.0,
                                    depth=True, on_device=False, kernel=None,
-                                   top_down_kernel=None, **options):
+                                   top_down_kernel=None):
     """Direction-optimizing BFS from ``root`` with ``backend.xp``; see the module.
     ``kernel``: both directions' levels by the numba.cuda kernels (default: when the arrays
     are on a device; True under numba's CUDA simulator runs them on NumPy arrays, for

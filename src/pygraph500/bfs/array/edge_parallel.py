@@ -16,7 +16,7 @@ from .steps import LevelRecorder, finish_result, new_parent
 __all__ = ["bfs_edge_parallel"]
 
 
-def bfs_edge_parallel(graph, root, *, backend="cpu", depth=True, on_device=False, **options):
+def bfs_edge_parallel(graph, root, *, backend="cpu", depth=True, on_device=False):
     """Edge-parallel BFS (seed 004) from ``root``; ``backend`` as for sort-unique."""
     be, xp, r, n, indptr, indices = prepare(graph, root, backend)
     parent, lev = new_parent(xp, n, r, True)  # the algorithm needs the depths either way

@@ -119,8 +119,7 @@ def _search(graph, root, backend, prune, depth, on_device, kernel=False):
     return finish_result(be, st.parent, st.depth, r, rec, on_device)
 
 
-def bfs_gpu_queue(graph, root, *, backend="cpu", depth=True, on_device=False, kernel=None,
-                  **options):
+def bfs_gpu_queue(graph, root, *, backend="cpu", depth=True, on_device=False, kernel=None):
     """The straightforward GPU BFS (thesis 4.2.3) on the array backend; see the module.
     ``kernel``: run the numba.cuda kernel (default: when the backend's arrays are on a
     device; True under numba's CUDA simulator runs it on NumPy arrays, for tests)."""
@@ -136,8 +135,7 @@ def bfs_gpu_queue(graph, root, *, backend="cpu", depth=True, on_device=False, ke
     return finish_result(be, parent, dep, r, rec, on_device)
 
 
-def bfs_sort_unique(graph, root, *, backend="cpu", depth=True, on_device=False, kernel=None,
-                    **options):
+def bfs_sort_unique(graph, root, *, backend="cpu", depth=True, on_device=False, kernel=None):
     """Sort-unique BFS (thesis 4.3.2) on the array backend; see the module. ``kernel``: run
     its levels as three launches (``kernels.sort_unique_search_step``: the gather and the key
     packing, the device's sort, the unique and the update; default: when the backend's
@@ -148,11 +146,11 @@ def bfs_sort_unique(graph, root, *, backend="cpu", depth=True, on_device=False, 
                    be.on_cuda if kernel is None else kernel)
 
 
-def bfs_bitmap_filter(graph, root, *, backend="cpu", depth=True, on_device=False, **options):
+def bfs_bitmap_filter(graph, root, *, backend="cpu", depth=True, on_device=False):
     """Sort-unique's pruning replaced by a per-vertex claim array (thesis 5.3)."""
     return _search(graph, root, backend, "bitmap-filter", depth, on_device)
 
 
-def bfs_frontier_mask(graph, root, *, backend="cpu", depth=True, on_device=False, **options):
+def bfs_frontier_mask(graph, root, *, backend="cpu", depth=True, on_device=False):
     """Seed 004's linear-work BFS: prefix-scan expansion, mask-based duplicate removal."""
     return _search(graph, root, backend, "frontier-mask", depth, on_device)

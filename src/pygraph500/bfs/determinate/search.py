@@ -2,10 +2,10 @@
 
 The graph is converted once into the paper's form (``chunks.build_chunk_graph``; kept with
 the CSRGraph for later searches, as the paper keeps it for every root). ``graph500 run``
-builds it with kernel 1 (``bfs_determinate.prepare``): its time is construction time. Each
-level runs the two task trees of ``tasks`` on W workers (``runtime``) and ends when both
-have finished (the paper's "pinch" between levels); the parent vector, a tree of chunks,
-becomes the parent array at the end.
+builds it with kernel 1 (``chunk_graph``, the registry record's ``prepare``): its time is
+construction time. Each level runs the two task trees of ``tasks`` on W workers
+(``runtime``) and ends when both have finished (the paper's "pinch" between levels); the
+parent vector, a tree of chunks, becomes the parent array at the end.
 
 The result is determinate: every merge keeps the first defined value of inputs taken in
 vertex order, so a vertex's parent is its smallest neighbour one level up whatever the
@@ -223,15 +223,16 @@ def _level_table(rows) -> LevelTable:
 
 
 def bfs_determinate(graph, root, *, workers=None, schedule="depth-first", seed=0, depth=True,
-                    **options) -> BFSResult:
+                    deterministic=True) -> BFSResult:
     """Fresh Breeze BFS (paper 003): determinate, the same tree for any ``workers`` and any
     ``schedule``: each vertex's parent is its smallest neighbour one level up.
 
     ``workers``: threads running tasks (default: numba's thread count). ``schedule``:
     "depth-first" (each worker runs its newest task, thieves take the oldest) or "random"
     (every choice drawn from ``seed``: a test of determinacy). The level table carries the
-    tasks run per type and the chunks allocated per level (extra columns). Other options
-    are accepted for registry uniformity and ignored.
+    tasks run per type and the chunks allocated per level (extra columns).
+    ``deterministic``: taken for uniformity with the others; the tree is the canonical one
+    whatever it says.
     """
     import numba
 
@@ -252,6 +253,3 @@ def bfs_determinate(graph, root, *, workers=None, schedule="depth-first", seed=0
     return BFSResult(parent=parent, root=r, depth=_depths(parent, r) if depth else None,
                      levels=_level_table(rows))
 
-
-# The run loop builds the chunk graph with kernel 1, so construction_time counts it.
-bfs_determinate.prepare = chunk_graph

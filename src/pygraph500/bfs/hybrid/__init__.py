@@ -28,7 +28,7 @@ __all__ = ["bfs_hybrid", "MODES", "CLOCKS", "DEFAULT_TASKS", "DEFAULT_SHARE", "p
 
 def bfs_hybrid(graph, root, *, tasks=DEFAULT_TASKS, mode="workload", lam=None, gpu_share=None,
                standin_speed=None, clock="measured", backend="cpu", warp=None, alpha=15.0,
-               beta=18.0, depth=True, **options):
+               beta=18.0, depth=True):
     """Paper 002's hybrid BFS from ``root`` (``search``'s docstring says how it works).
 
     ``tasks``: t, the number of vertex ranges (default 128). ``mode``: "workload" (a task
