@@ -92,3 +92,21 @@ def test_bad_results(tmp_path, capsys):
     assert not (tmp_path / "o").exists()
     with pytest.raises(InputError, match="no searches"):
         plot_result({"runs": [], "parameters": {}}, str(tmp_path / "o"))
+
+
+def test_compare_shows_any_parameter_that_differs(results, tmp_path):
+    """A parameter beyond the fixed head rows, a new field included, is a row when the runs
+    differ in it, and no row when they agree."""
+    a, b = results
+    docs = [json.load(open(p)) for p in (a, b)]
+    docs[0]["parameters"]["new_field"], docs[1]["parameters"]["new_field"] = 1, 2
+    docs[1]["parameters"]["versions"]["numba"] = "9.9"
+    paths = []
+    for i, d in enumerate(docs):
+        paths.append(str(tmp_path / f"{i}.json"))
+        with open(paths[-1], "w") as f:
+            json.dump(d, f)
+    rows = {l.split()[0]: l.split()[1:] for l in compare_results(paths).splitlines() if l.strip()}
+    assert rows["new_field"] == ["1", "2"]
+    assert rows["versions.numba"][1] == "9.9"
+    assert "versions.python" not in rows and "code_warmup_time" not in rows

@@ -3,7 +3,9 @@
 One row per key of the official block (in the reference's order), one column per result,
 then one ratio column per result after the first: ``value / value of the first``. A TEPS
 ratio above 1 is faster than the first result, a time ratio below 1 is. A few parameters
-(graph, algorithm, threads, versions) head the table, so unlike runs are easy to spot.
+(graph, algorithm, threads, ...) head the table, then every other parameter of the JSON
+documents whose values differ between the runs (a new field included, with no list to
+update), so unlike runs are easy to spot.
 """
 from __future__ import annotations
 
@@ -16,6 +18,25 @@ __all__ = ["compare_results"]
 
 _PARAMS = (("graph", None), ("algorithm", "algorithm"), ("threads", "threads"),
            ("sort_vertices", "sort_vertices"), ("validate", "validate"))
+# what differs from run to run by nature, or is shown as the graph row already
+_NOT_COMPARED = {"code_warmup_time", "scale", "edgefactor", "input"}
+
+
+def _differing(docs) -> list[tuple[str, list]]:
+    """(name, values) of the parameters beyond _PARAMS whose values differ between the
+    documents (nested ones by their dotted names, e.g. ``versions.numba``)."""
+    def flat(params, prefix=""):
+        for k, v in params.items():
+            if isinstance(v, dict):
+                yield from flat(v, f"{prefix}{k}.")
+            else:
+                yield f"{prefix}{k}", v
+    shown = {key for _, key in _PARAMS} | _NOT_COMPARED
+    values = [dict(flat({k: v for k, v in d.get("parameters", {}).items() if k not in shown}))
+              for d in docs]
+    names = list(dict.fromkeys(k for v in values for k in v))
+    rows = [(k, [v.get(k) for v in values]) for k in names]
+    return [(k, vals) for k, vals in rows if any(v != vals[0] for v in vals)]
 
 
 def _graph(doc) -> str:
@@ -63,6 +84,8 @@ def compare_results(paths: list[str]) -> str:
     rows = []
     for label, key in _PARAMS:
         vals = [_graph(d) if key is None else d.get("parameters", {}).get(key) for d in docs]
+        rows.append([label] + [_fmt(v) for v in vals] + [""] * (len(docs) - 1))
+    for label, vals in _differing(docs):
         rows.append([label] + [_fmt(v) for v in vals] + [""] * (len(docs) - 1))
     rows.append(["valid"] + [_fmt(d.get("valid")) for d in docs] + [""] * (len(docs) - 1))
     rows.append(None)  # separator
