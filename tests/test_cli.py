@@ -192,3 +192,14 @@ def test_empty_parent_file_is_one_line_exit_2(tmp_path, capsys):
     parents.write_bytes(b"")
     assert cli.main(["validate", str(edges), str(parents), "--root", "0"]) == 2
     assert len(capsys.readouterr().err.strip().splitlines()) == 1
+
+
+def test_a_reader_that_goes_away_ends_the_command_quietly():
+    """`graph500 info | head`: stdout's reader gone is SIGPIPE's status, no traceback."""
+    env = dict(os.environ, PYTHONPATH=os.path.join(os.path.dirname(__file__), "..", "src"))
+    read, write = os.pipe()
+    os.close(read)  # nobody will read
+    p = subprocess.run([sys.executable, "-m", "pygraph500", "info", "--algorithms"],
+                       stdout=write, stderr=subprocess.PIPE, text=True, env=env, timeout=120)
+    os.close(write)
+    assert (p.returncode, p.stderr) == (141, "")

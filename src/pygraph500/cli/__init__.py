@@ -48,6 +48,12 @@ def main(argv=None) -> int:
             status = _main(argv)
             command_ending()
             return status
+    except BrokenPipeError:  # stdout's reader has gone (`graph500 info | head`): end as a
+        # pipe's writer ends, silently; files are written whole or not at all regardless
+        import os
+
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 128 + 13  # SIGPIPE's status
     except BaseException as exc:  # noqa: BLE001 - an interrupt may surface as another error
         # (numpy's import interrupted inside its C code fails with an ImportError)
         signum = getattr(exc, "signum", None) or signal_received() or (
