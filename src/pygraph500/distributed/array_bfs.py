@@ -92,7 +92,7 @@ class DistArraySearcher(LevelLoop):
         self.comm, self.graph, self.backend = comm, graph, backend
         self.exchange = exchange if exchange is not None else DeviceExchange(comm, backend)
         self.prune = prune
-        self.hybrid = algorithm == "direction-optimizing"
+        self.switches_direction = algorithm == "direction-optimizing"
         part = graph.part
         self.size, self.rank = comm.size, comm.rank
         self.n, self.nl, self.ml = part.num_vertices, part.num_local, part.max_local
@@ -102,13 +102,13 @@ class DistArraySearcher(LevelLoop):
         if prune == "bitmap":
             self.sent = xp.zeros(self.n + SPARE, dtype=bool)
             self.sent_tickets = xp.empty(self.n + SPARE, dtype=np.int64)
-        self.num_entries = int(comm.allreduce(graph.indices.shape[0])) if self.hybrid else 0
+        self.num_entries = int(comm.allreduce(graph.indices.shape[0])) if self.switches_direction else 0
         self.deg = xp.zeros(nl + 1, dtype=np.int64)
         self.deg[:nl] = graph.indptr[1:] - graph.indptr[:-1]
         self.linked = xp.flatnonzero(self.deg[:nl])  # local vertices a bottom-up level may reach
         self.queues = [xp.empty(nl + SPARE, dtype=np.int64) for _ in range(2)]
         self.sizes = xp.zeros(3, dtype=np.int64)
-        if self.hybrid:
+        if self.switches_direction:
             self.front = xp.zeros(self.ml, dtype=bool)
             self.cands = [xp.empty(nl + SPARE, dtype=np.int64) for _ in range(2)]
         self._pbuf = None

@@ -63,7 +63,7 @@ class LevelLoop:
     comm = None
     graph: DistGraph
     fields = LEVEL_FIELDS  # the per-level row a level returns (times last: comp, comm, total)
-    hybrid: bool
+    switches_direction: bool  # direction-optimizing (Beamer's switch); else top-down only
     num_entries: int  # adjacency entries over all ranks (direction-optimizing only)
 
     def search(self, root: int) -> DistBFSResult:
@@ -76,12 +76,12 @@ class LevelLoop:
         stats = {k: [] for k in self.fields}
         # global frontier size, its edges, the unvisited vertices' edges (Beamer's n_f, m_f, m_u)
         nf, prev_nf = 1, 0
-        if self.hybrid:
+        if self.switches_direction:
             m_f = int(comm.allreduce(root_degree))
             m_u = self.num_entries - m_f
         bottom_up = False
         while nf > 0:
-            if self.hybrid and not bottom_up and go_bottom_up(nf, prev_nf, m_f, m_u, ALPHA):
+            if self.switches_direction and not bottom_up and go_bottom_up(nf, prev_nf, m_f, m_u, ALPHA):
                 bottom_up = True
                 self._queue_to_frontier(qlen)
             if bottom_up:
@@ -96,7 +96,7 @@ class LevelLoop:
             for name, value in zip(self.fields, row):
                 stats[name].append(value)
             prev_nf, nf = nf, int(news[0])
-            if self.hybrid:
+            if self.switches_direction:
                 m_f = int(news[1])
                 m_u -= m_f
             qlen = found

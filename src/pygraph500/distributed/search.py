@@ -97,7 +97,7 @@ class DistSearcher(LevelLoop):
         self.comm = comm
         self.graph = graph
         self.prune = prune
-        self.hybrid = algorithm == "direction-optimizing"
+        self.switches_direction = algorithm == "direction-optimizing"
         part = graph.part
         self.size = comm.size
         self.rank = comm.rank
@@ -118,9 +118,9 @@ class DistSearcher(LevelLoop):
         self.next = np.empty(max(1, nl), dtype=np.int64)
         # bottom-up: this rank's frontier / next bitmaps, padded to the largest rank's words
         self.words = (part.max_local + 63) // 64
-        self.num_entries = int(comm.allreduce(graph.num_entries)) if self.hybrid else 0
+        self.num_entries = int(comm.allreduce(graph.num_entries)) if self.switches_direction else 0
         self.linked = np.zeros_like(self.visited)
-        if self.hybrid:
+        if self.switches_direction:
             deg = graph.degree()
             queue_to_bits(np.flatnonzero(deg > 0), np.int64(int((deg > 0).sum())), self.linked)
         self._bufs = KeptBuffers()

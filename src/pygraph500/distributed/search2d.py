@@ -81,8 +81,8 @@ class Searcher2D(LevelLoop):
             raise InputError(f"--compress must be one of {', '.join(COMPRESS_MODES)}; got "
                              f"{compress!r}")
         grid = graph.grid
-        self.hybrid = algorithm == "direction-optimizing"
-        if self.hybrid and graph.rindptr is None:
+        self.switches_direction = algorithm == "direction-optimizing"
+        if self.switches_direction and graph.rindptr is None:
             raise InputError("direction-optimizing needs the block's row CSR "
                              "(build_2d(..., transpose=True))")
         if grid.block >= 2**32:
@@ -124,7 +124,7 @@ class Searcher2D(LevelLoop):
         most = (size - HEADER_BYTES) // 2  # a pair takes 2 bytes at least
         self.a_buf = np.empty(most, dtype=np.int64)
         self.b_buf = np.empty(most, dtype=np.int64)
-        self.num_entries = int(comm.allreduce(graph.num_entries)) if self.hybrid else 0
+        self.num_entries = int(comm.allreduce(graph.num_entries)) if self.switches_direction else 0
 
     # -- the level loop's hooks ---------------------------------------------------------------
 
