@@ -136,16 +136,19 @@ def test_invalid_run_prints_no_results_and_exits_1(monkeypatch, capsys, tmp_path
     """A BFS that returns a broken tree makes the run invalid: the reference's line, status 1."""
     from pygraph500 import cli
     from pygraph500.bfs import ALGORITHMS
+    from pygraph500.descriptors import Algorithm
 
-    def broken(graph, root, **options):
+    def broken(graph, root, *, depth=True):
         result = ALGORITHMS["reference"](graph, root)
         far = int(np.flatnonzero(result.depth >= 2)[0])
         result.parent[far] = root  # not an input edge (depth 2 means no edge to the root)
         return result
 
-    monkeypatch.setitem(ALGORITHMS, "broken", broken)
     out = tmp_path / "r.json"
-    status = cli.main(["run", "--scale", "8", "--algorithm", "broken", "--quiet", "--json", str(out)])
+    with ALGORITHMS.including(Algorithm("broken", "bfs", broken, "a broken tree",
+                                        option_help={"depth": "ignored"})):
+        status = cli.main(["run", "--scale", "8", "--algorithm", "broken", "--quiet", "--json",
+                           str(out)])
     captured = capsys.readouterr()
     assert status == 1
     assert captured.out.strip().splitlines()[-1] == "No results printed for invalid run."

@@ -11,6 +11,7 @@ its help).
 """
 from __future__ import annotations
 
+import contextlib
 import inspect
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -109,6 +110,16 @@ class Registry(Mapping):
 
     def __len__(self):
         return len(self._by_name)
+
+    @contextlib.contextmanager
+    def including(self, record: Algorithm):
+        """The registry with ``record`` added while the block runs (a test's algorithm)."""
+        assert record.kernel == self.kernel and record.name not in self._by_name
+        self._by_name[record.name] = record
+        try:
+            yield self
+        finally:
+            del self._by_name[record.name]
 
     def get_algorithm(self, name: str) -> Algorithm:
         """The record of ``name``; InputError naming the known ones otherwise."""
