@@ -103,50 +103,72 @@ class CSRGraph:
         return self.indices[self.indptr[v]:self.indptr[v + 1]]
 
     # ---- out to the Python graph ecosystem (in: graph/interop.py, through kernel 1) ---------
-    def to_scipy(self, dtype=np.int8, *, weighted: bool = False):
-        """The symmetric adjacency as a ``scipy.sparse.csr_array`` with ones of ``dtype``
-        (``weighted=True``: the float32 ``weights``, e.g. for ``csgraph.dijkstra``).
+    def to_scipy(self, dtype=None, *, weighted: bool | None = None):
+        """The symmetric adjacency as a ``scipy.sparse.csr_array`` that owns its arrays (changing
+        it leaves the graph alone).
+
+        Its values: a weighted graph's float32 ``weights`` (``weighted=None``, the default, or
+        True; exact, as ``from_scipy(a, weighted=True)`` reads them back), else ones. The ones
+        are float64 by default because ``scipy.sparse.csgraph`` converts every input to float64
+        (another copy for any other dtype) and so products such as ``a @ a`` count without
+        overflow; ``dtype`` casts the values (``np.int8`` ones: an eighth of the memory;
+        ``np.float64`` weights: csgraph's own type, no copy inside it). ``weighted=False``:
+        ones even for a weighted graph; True: InputError for an unweighted one. Every entry is
+        stored, a zero weight included: csgraph takes a stored zero as an edge.
 
         >>> from pygraph500 import EdgeList, build_csr
         >>> g = build_csr(EdgeList(np.array([0, 1]), np.array([1, 2]), 3))
-        >>> g.to_scipy().toarray().tolist()
-        [[0, 1, 0], [1, 0, 1], [0, 1, 0]]
+        >>> a = g.to_scipy()
+        >>> a.dtype, a.toarray().tolist()
+        (dtype('float64'), [[0.0, 1.0, 0.0], [1.0, 0.0, 1.0], [0.0, 1.0, 0.0]])
         """
         import scipy.sparse as sp
 
         n = self.num_vertices
-        if weighted:
-            if self.weights is None:
-                raise InputError("the graph has no weights")
-            data = self.weights
+        if weighted and self.weights is None:
+            raise InputError("the graph has no weights")
+        if self.weights is not None and weighted is not False:
+            data = self.weights.astype(np.float32 if dtype is None else dtype)
         else:
-            data = np.ones(self.indices.shape[0], dtype=dtype)
-        return sp.csr_array((data, self.indices, self.indptr), shape=(n, n))
+            data = np.ones(self.indices.shape[0], dtype=np.float64 if dtype is None else dtype)
+        # int32 structure where it fits: csgraph's own index type; astype copies.
+        itype = np.int32 if max(n, self.num_directed_edges) < 2**31 else np.int64
+        return sp.csr_array((data, self.indices.astype(itype), self.indptr.astype(itype)),
+                            shape=(n, n))
 
-    def to_networkx(self, nodes=None):
-        """A ``networkx.Graph``; vertex ``i`` becomes node ``nodes[i]`` (default ``i``).
+    def to_networkx(self, nodes=None, weight: str | None = "weight"):
+        """A ``networkx.Graph`` (undirected: the CSR contract is symmetric); vertex ``i``
+        becomes node ``nodes[i]`` (default ``i``).
+
+        A weighted graph's edges carry their weight, a Python float equal to the float32
+        stored (the package's weight type: ``from_networkx`` rounds to it), in the attribute
+        ``weight`` (None: no attribute). Each edge is there once, with the smallest weight
+        kernel 1 kept for the pair.
 
         >>> from pygraph500 import EdgeList, build_csr
-        >>> g = build_csr(EdgeList(np.array([0, 1]), np.array([1, 2]), 3))
-        >>> sorted(g.to_networkx(nodes=["a", "b", "c"]).edges())
-        [('a', 'b'), ('b', 'c')]
+        >>> w = np.array([0.5, 3.0], dtype=np.float32)
+        >>> g = build_csr(EdgeList(np.array([0, 1]), np.array([1, 2]), 3, w))
+        >>> sorted(g.to_networkx(nodes=["a", "b", "c"]).edges(data="weight"))
+        [('a', 'b', 0.5), ('b', 'c', 3.0)]
         """
         nx = networkx_module()
         n = self.num_vertices
+        names = range(n) if nodes is None else list(nodes)
+        if len(names) != n:
+            raise InputError(f"nodes has {len(names)} entries, the graph {n} vertices")
         src = np.repeat(np.arange(n, dtype=np.int64), self.degree())
         dst = self.indices.astype(np.int64)
         keep = src < dst
-        src, dst = src[keep], dst[keep]
+        ends = zip(src[keep].tolist(), dst[keep].tolist())
+        if nodes is not None:
+            ends = ((names[u], names[v]) for u, v in ends)
         g = nx.Graph()
-        if nodes is None:
-            g.add_nodes_from(range(n))
-            g.add_edges_from(zip(src.tolist(), dst.tolist()))
+        g.add_nodes_from(names)
+        if self.weights is None or weight is None:
+            g.add_edges_from(ends)
         else:
-            names = list(nodes)
-            if len(names) != n:
-                raise InputError(f"nodes has {len(names)} entries, the graph {n} vertices")
-            g.add_nodes_from(names)
-            g.add_edges_from((names[u], names[v]) for u, v in zip(src.tolist(), dst.tolist()))
+            w = self.weights[keep].tolist()
+            g.add_weighted_edges_from(((u, v, x) for (u, v), x in zip(ends, w)), weight=weight)
         return g
 
 
