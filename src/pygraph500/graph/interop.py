@@ -6,12 +6,20 @@ the CSR contract whatever came in: symmetric (a directed input's edges are follo
 ways, as scipy's ``directed=False``), no self-loops, no duplicate neighbours. These are
 functions, not CSRGraph class methods, so that the contract (``types``) does not import
 kernel 1 (``build``), which imports it. networkx is optional: imported only when asked for.
+
+Weights round-trip: ``from_networkx(G, weight="weight").to_networkx()`` and
+``from_scipy(a, weighted=True).to_scipy()`` give back each weight rounded to float32, the
+package's weight type (exact for float32 values; 0.1 comes back as 0.10000000149011612).
+Where several entries join one pair of vertices (parallel edges of a networkx multigraph,
+the two directions of a directed graph or an asymmetric matrix, duplicates still stored in
+a COO matrix) kernel 1 keeps the smallest, the edge a shortest path would take; scipy's
+own constructors from ``(data, (row, col))`` to CSR sum duplicates before we see them.
 """
 from __future__ import annotations
 
 import numpy as np
 
-from ..errors import InputError
+from ..errors import InputError, shown
 from .build import build_csr
 from .types import CSRGraph, EdgeList, networkx_module
 
@@ -32,14 +40,21 @@ def edges_from_scipy(matrix, weighted: bool = False) -> EdgeList:
     if matrix.ndim != 2 or matrix.shape[0] != matrix.shape[1]:
         raise InputError(f"the adjacency matrix must be square, got shape {matrix.shape}")
     coo = matrix.tocoo()
-    weight = None
-    if weighted:
-        with np.errstate(over="ignore"):
-            weight = coo.data.astype(np.float32)
-        if not np.isfinite(weight[np.isfinite(coo.data)]).all():
-            raise InputError("a weight does not fit float32")
+    weight = _float32_weights(coo.data) if weighted else None
     return EdgeList(coo.row.astype(np.int64), coo.col.astype(np.int64), int(matrix.shape[0]),
                     weight)
+
+
+def _float32_weights(values) -> np.ndarray:
+    """``values`` as float32 weights; InputError for a finite one float32 cannot hold (it
+    would become infinite: a path through it would look unreachable). Signs and NaNs are
+    kernel 1's to refuse (``weights.check_weights``)."""
+    values = np.asarray(values)
+    with np.errstate(over="ignore"):
+        weight = values.astype(np.float32)
+    if not np.isfinite(weight[np.isfinite(values)]).all():
+        raise InputError("a weight does not fit float32")
+    return weight
 
 
 def from_scipy(matrix, weighted: bool = False) -> CSRGraph:
@@ -56,20 +71,56 @@ def from_scipy(matrix, weighted: bool = False) -> CSRGraph:
 
 
 def from_networkx(graph, nodelist=None, weight: str | None = None) -> CSRGraph:
-    """Kernel 1 on a networkx graph; vertex ``i`` is ``nodelist[i]`` (default ``list(graph)``).
+    """Kernel 1 on a networkx graph; vertex ``i`` is ``nodelist[i]`` (default ``list(graph)``;
+    a subset: the edges among those nodes).
 
-    Directed graphs are taken as undirected, multi-edges and self-loops are dropped.
-    ``weight``: the edge attribute holding kernel 3's weights (missing: 1; a multigraph's
-    parallel edges count as one edge with their summed weight, networkx's own rule).
+    Directed graphs are taken as undirected, self-loops are dropped. ``weight``: the edge
+    attribute holding kernel 3's weights (missing on an edge: 1), rounded to float32; of a
+    multigraph's parallel edges (and of a directed graph's two directions) the smallest
+    weight is kept, as networkx's own shortest paths do.
 
     >>> import networkx as nx
     >>> g = from_networkx(nx.path_graph(4))
     >>> g.num_vertices, g.num_directed_edges
     (4, 6)
     """
-    nx = networkx_module()
+    networkx_module()
     nodes = list(graph) if nodelist is None else list(nodelist)
     if len(nodes) == 0:
         raise InputError("the networkx graph has no nodes")
-    a = nx.to_scipy_sparse_array(graph, nodelist=nodes, weight=weight, format="coo")
-    return from_scipy(a, weighted=weight is not None)
+    index = _node_index(graph, nodes)
+    # Each edge once, as networkx stores it (every parallel edge, a self-loop once: not
+    # nx.to_scipy_sparse_array, whose symmetrised diagonal holds a negative entry).
+    src, dst, values = [], [], []
+    for u, v, w in graph.edges(data=weight, default=1):
+        i, j = index.get(u), index.get(v)
+        if i is not None and j is not None:
+            src.append(i)
+            dst.append(j)
+            values.append(w)
+    w32 = None
+    if weight is not None:
+        try:
+            values = np.asarray(values, dtype=np.float64)
+        except (TypeError, ValueError, OverflowError):
+            raise InputError(f"the edge attribute {weight!r} must be a number") from None
+        bad = np.flatnonzero(~(values >= 0))
+        if bad.size:
+            k = int(bad[0])
+            raise InputError(f"edge ({shown(nodes[src[k]])}, {shown(nodes[dst[k]])}) has "
+                             f"{weight} {float(values[k])!r}: weights must be non-negative")
+        w32 = _float32_weights(values)
+    return build_csr(EdgeList(np.asarray(src, dtype=np.int64), np.asarray(dst, dtype=np.int64),
+                              len(nodes), w32))
+
+
+def _node_index(graph, nodes) -> dict:
+    """Node -> vertex number; InputError for a node not in ``graph`` or listed twice."""
+    index = {}
+    for i, node in enumerate(nodes):
+        if node not in graph:  # first: an unhashable node is not in the graph
+            raise InputError(f"node {shown(node)} is not in the networkx graph")
+        if node in index:
+            raise InputError(f"node {shown(node)} is listed twice")
+        index[node] = i
+    return index
