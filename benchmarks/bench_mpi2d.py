@@ -141,8 +141,7 @@ def simulate(scale: int, procs: list[int], roots: int, pair_bytes: float) -> lis
     keys = choose_roots(np.diff(csr.indptr) > 0, (2, 3), roots)
     out = {p: {"1d": 0.0, "2d": 0.0} for p in procs}
     for root in keys:
-        depth = np.asarray(bfs(csr, int(root), return_predecessors=False,
-                               return_distances=True))
+        depth = np.asarray(bfs(csr, int(root)).distances)
         dirs = ALGORITHMS["direction-optimizing"](csr, int(root)).levels.direction_code
         dsrc, ddst = depth[src], depth[dst]
         for level, code in enumerate(dirs):

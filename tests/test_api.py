@@ -6,7 +6,7 @@ import networkx as nx
 import numpy as np
 import pytest
 import scipy.sparse as sp
-from scipy.sparse.csgraph import breadth_first_order, shortest_path
+from scipy.sparse.csgraph import breadth_first_order, dijkstra, shortest_path
 
 import pygraph500
 from pygraph500 import EdgeList, InputError, build_csr
@@ -48,7 +48,7 @@ def test_every_input_kind_matches_networkx(name):
         inputs = [(G, nodes[k]), (a, k), ((coo.row, coo.col), k), (csr, k),
                   (EdgeList(coo.row.astype(np.int64), coo.col.astype(np.int64), len(nodes)), k)]
         for graph, source in inputs:
-            pred, dist = pygraph500.bfs(graph, source, return_distances=True)
+            dist, pred = pygraph500.bfs(graph, source)
             assert pred.dtype == np.int64 and dist.dtype == np.int64
             np.testing.assert_array_equal(dist, expect)
             check_tree(a, pred, dist, k)
@@ -58,7 +58,7 @@ def test_every_input_kind_matches_networkx(name):
 def test_every_algorithm_same_distances(algorithm):
     G = nx.grid_2d_graph(20, 20)
     a = nx.to_scipy_sparse_array(G, format="csr")
-    pred, dist = pygraph500.bfs(a, 5, return_distances=True, algorithm=algorithm)
+    dist, pred = pygraph500.bfs(a, 5, algorithm=algorithm)
     expect = shortest_path(a, unweighted=True, indices=5, directed=False)
     np.testing.assert_array_equal(dist, expect.astype(np.int64))
     check_tree(a, pred, dist, 5)
@@ -66,29 +66,26 @@ def test_every_algorithm_same_distances(algorithm):
 
 def test_scipy_compatible_conventions():
     a = sp.csr_array(([1, 1, 1], ([0, 1, 3], [1, 2, 4])), shape=(6, 6))
-    pred, dist = pygraph500.bfs(a, 0, return_distances=True, scipy_compatible=True)
+    dist, pred = pygraph500.bfs(a, 0, scipy_compatible=True)
     _, spred = breadth_first_order(a, 0, directed=False, return_predecessors=True)
     np.testing.assert_array_equal(pred, spred)  # a path: the tree is unique
     assert pred[0] == -9999 and pred[3] == -9999
     np.testing.assert_array_equal(dist, shortest_path(a, unweighted=True, indices=0, directed=False))
     assert dist.dtype == np.float64 and np.isinf(dist[5])
     g500 = pygraph500.bfs(a, 0)
-    np.testing.assert_array_equal(g500, [0, 0, 1, -1, -1, -1])
-    only = pygraph500.bfs(a, 0, return_predecessors=False, return_distances=True)
-    np.testing.assert_array_equal(only, [0, 1, 2, -1, -1, -1])
+    np.testing.assert_array_equal(g500.predecessors, [0, 0, 1, -1, -1, -1])
+    np.testing.assert_array_equal(g500.distances, [0, 1, 2, -1, -1, -1])
 
 
 def test_directed_input_is_searched_undirected():
     D = nx.DiGraph([(0, 1), (2, 1), (3, 2)])
-    dist = pygraph500.bfs(D, 0, return_predecessors=False, return_distances=True)
-    np.testing.assert_array_equal(dist, [0, 1, 2, 3])
+    np.testing.assert_array_equal(pygraph500.bfs(D, 0).distances, [0, 1, 2, 3])
     a = nx.to_scipy_sparse_array(D, format="csr")
-    np.testing.assert_array_equal(
-        pygraph500.bfs(a, 0, return_predecessors=False, return_distances=True), [0, 1, 2, 3])
+    np.testing.assert_array_equal(pygraph500.bfs(a, 0).distances, [0, 1, 2, 3])
 
 
 def test_isolated_source_of_edge_arrays():
-    pred, dist = pygraph500.bfs((np.array([0, 1]), np.array([1, 2])), 6, return_distances=True)
+    dist, pred = pygraph500.bfs((np.array([0, 1]), np.array([1, 2])), 6)
     assert pred.shape == (7,) and pred[6] == 6 and dist[6] == 0 and np.all(dist[:6] == -1)
 
 
@@ -122,8 +119,6 @@ def test_bad_calls():
         pygraph500.bfs(sp.csr_array((2, 3)), 0)
     with pytest.raises(InputError, match="graph must be"):
         pygraph500.bfs({"a": 1}, 0)
-    with pytest.raises(InputError, match="predecessors, distances or both"):
-        pygraph500.bfs(a, 0, return_predecessors=False)
     with pytest.raises(InputError, match="unknown BFS algorithm"):
         pygraph500.bfs(a, 0, algorithm="dfs")
     with pytest.raises(InputError, match="non-negative"):
@@ -150,3 +145,62 @@ def test_docstring_examples_run(module):
     mod = importlib.import_module(module)
     failed, attempted = doctest.testmod(mod, optionflags=doctest.ELLIPSIS)
     assert attempted > 0 and failed == 0
+
+
+def test_bfs_and_sssp_return_one_convention():
+    """Both return a SearchResult: named fields, unpacked (distances, predecessors) as
+    scipy's dijkstra(..., return_predecessors=True); indexing it is an error, not a vertex."""
+    a = sp.csr_array(([1.0, 2.0], ([0, 1], [1, 2])), shape=(4, 4))
+    for result in (pygraph500.bfs(a, 0), pygraph500.sssp(a, 0)):
+        assert isinstance(result, pygraph500.SearchResult)
+        dist, pred = result
+        assert dist is result.distances and pred is result.predecessors
+        assert pred.tolist() == [0, 0, 1, -1] and pred.dtype == np.int64
+        with pytest.raises(TypeError, match="not indexed"):
+            result[0]
+    sd, sp_ = dijkstra(a, directed=False, indices=0, return_predecessors=True)
+    d, p = pygraph500.sssp(a, 0, scipy_compatible=True)
+    np.testing.assert_array_equal(d, sd)
+    np.testing.assert_array_equal(p, sp_)
+    d, p = pygraph500.bfs(a, 0, scipy_compatible=True)
+    np.testing.assert_array_equal(d, [0, 1, 2, np.inf])
+
+
+def test_sssp_in_float64_is_exact_where_float32_is_not():
+    """A 200-vertex path of weights 1,000,001: scipy's 199000199, which float32 sums miss."""
+    n = 200
+    a = np.arange(n - 1)
+    m = sp.csr_array((np.full(n - 1, 1_000_001.0), (a, a + 1)), shape=(n, n))
+    want = dijkstra(m, directed=False, indices=0)
+    assert want[-1] == 199_000_199
+    for kwargs in ({"scipy_compatible": True}, {"dtype": np.float64}):
+        d, _ = pygraph500.sssp(m, 0, **kwargs)
+        assert d.dtype == np.float64
+        np.testing.assert_array_equal(d, want)
+    d32, _ = pygraph500.sssp(m, 0)
+    assert d32.dtype == np.float32 and d32[-1] != want[-1]  # Graph500's float32, as specified
+    with pytest.raises(InputError, match="computes in float32 only; float64: dijkstra"):
+        pygraph500.sssp(m, 0, dtype=np.float64, algorithm="delta-stepping")
+
+
+def test_sssp_float64_keeps_the_smallest_given_weight():
+    """Weights float32 cannot hold, parallel edges and self-loops, from every input kind."""
+    rng = np.random.default_rng(5)
+    n, m = 40, 160
+    src, dst = rng.integers(0, n, m), rng.integers(0, n, m)
+    w = rng.random(m) * 10 + 0.1  # float64 values, most not float32-representable
+    dense = np.full((n, n), np.inf)
+    for u, v, x in zip(src, dst, w):
+        if u != v:
+            dense[u, v] = dense[v, u] = min(dense[u, v], x)
+    ref = dijkstra(np.where(np.isinf(dense), 0, dense), directed=False, indices=0)
+    G = nx.MultiGraph()
+    G.add_nodes_from(range(n))
+    G.add_weighted_edges_from(zip(src.tolist(), dst.tolist(), w.tolist()))
+    m_ = sp.coo_array((w, (src, dst)), shape=(n, n))
+    for graph in ((src, dst, w), G, m_):
+        d, p = pygraph500.sssp(graph, 0, dtype=np.float64)
+        np.testing.assert_allclose(d, ref, rtol=0, atol=0)
+        reached = np.flatnonzero(np.isfinite(d))
+        for v in reached[reached != 0]:
+            assert d[v] == d[p[v]] + dense[p[v], v]

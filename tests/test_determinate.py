@@ -255,7 +255,7 @@ def test_api_bfs_deterministic_is_the_canonical_tree():
     _, csr = _graph([u for u, _ in g.edges], [v for _, v in g.edges], 300)
     want = canonical_parents(csr, 7)
     for algorithm in ("auto", "topdown-queue", "determinate"):
-        pred = pygraph500.bfs(g, 7, algorithm=algorithm, deterministic=True)
+        pred = pygraph500.bfs(g, 7, algorithm=algorithm, deterministic=True).predecessors
         assert np.array_equal(pred, want)
     with pytest.raises(InputError, match="deterministic"):
         pygraph500.bfs(g, 7, algorithm="gpu-queue", deterministic=True)

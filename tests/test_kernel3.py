@@ -224,7 +224,7 @@ def test_api_sssp_scipy_networkx_and_arrays():
     g.add_edge("a", "b", weight=2.0)
     g.add_edge("b", "c", weight=1.0)
     g.add_edge("a", "c", weight=5.0)
-    d = pygraph500.sssp(g, "a", return_predecessors=False)
+    d = pygraph500.sssp(g, "a").distances
     assert d.tolist() == [0.0, 2.0, 3.0]
     d, p = pygraph500.sssp(([0, 1], [1, 2], [0.25, 0.5]), 2)
     assert d.tolist() == [0.75, 0.5, 0.0] and p.tolist() == [1, 2, 2]

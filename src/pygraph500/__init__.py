@@ -12,8 +12,8 @@ Users' graphs and the Python graph ecosystem::
 
     import pygraph500
     g = pygraph500.read_graph("web-Google.txt")            # SNAP, Matrix Market, Graph500 binary, ...
-    pred, dist = pygraph500.bfs(g, 0, return_distances=True)   # also scipy.sparse, networkx, (src, dst)
-    dist, pred = pygraph500.sssp(weighted_matrix, 0)           # kernel 3, scipy.dijkstra-style
+    dist, pred = pygraph500.bfs(g, 0)        # a SearchResult; also scipy.sparse, networkx, (src, dst)
+    dist, pred = pygraph500.sssp(weighted_matrix, 0)   # kernel 3, as scipy's dijkstra
 
 Kernel 3::
 
@@ -47,7 +47,7 @@ _HOMES = {
     "Graph500Error": "errors", "InputError": "errors", "ResourceError": "errors",
     "ValidationError": "errors", "OutputError": "errors",
     "read_graph": "io", "write_graph": "io", "convert_graph": "io", "GraphFile": "io",
-    "bfs": "api", "sssp": "api",
+    "bfs": "api", "sssp": "api", "SearchResult": "api",
 }
 __all__ = list(_HOMES)
 

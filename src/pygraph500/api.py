@@ -10,6 +10,9 @@ import ALGORITHMS``, ``import pygraph500.bfs.array``) through ``sys.modules``.
 """
 from __future__ import annotations
 
+import dataclasses
+from dataclasses import dataclass
+
 import numpy as np
 
 from .bfs import DEFAULT_ALGORITHM, DETERMINISTIC_ALGORITHMS, get_algorithm
@@ -17,12 +20,31 @@ from .errors import InputError, shown
 from .graph import CSRGraph, EdgeList, build_csr, from_networkx, from_scipy
 from .graph.relabel import search_in_original_labels
 
-__all__ = ["bfs", "sssp", "as_csr", "as_weighted_csr", "AUTO_SMALL_EDGES", "SCIPY_UNREACHED"]
+__all__ = ["bfs", "sssp", "SearchResult", "as_csr", "as_weighted_csr", "AUTO_SMALL_EDGES",
+           "SCIPY_UNREACHED"]
 
 # algorithm="auto": graphs with fewer adjacency entries than this are searched by the serial
 # ``reference`` BFS (waking a thread pool costs more than such a search), others by the default.
 AUTO_SMALL_EDGES = 1 << 15
 SCIPY_UNREACHED = -9999  # scipy.sparse.csgraph's predecessor of the root and of unreached vertices
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    """What ``bfs`` and ``sssp`` return: ``distances`` and ``predecessors`` (numpy arrays
+    indexed by vertex), unpacked in that order as scipy's ``dijkstra(...,
+    return_predecessors=True)`` gives them: ``dist, pred = pygraph500.bfs(G, 0)``. Not
+    indexable (``result[0]`` would read as a vertex's entry): use the names."""
+
+    distances: np.ndarray
+    predecessors: np.ndarray
+
+    def __iter__(self):
+        return iter((self.distances, self.predecessors))
+
+    def __getitem__(self, key):
+        raise TypeError("a SearchResult is not indexed: use .distances and .predecessors, "
+                        "or unpack it: dist, pred = result")
 
 
 def _is_networkx(graph) -> bool:
@@ -79,9 +101,8 @@ def as_csr(graph, source):
     return csr, int(source), gf
 
 
-def bfs(graph, source, *, return_predecessors=True, return_distances=False, algorithm="auto",
-        scipy_compatible=False, deterministic=False):
-    """Breadth-first search from ``source``: predecessors and/or distances, as numpy arrays.
+def bfs(graph, source, *, algorithm="auto", scipy_compatible=False, deterministic=False):
+    """Breadth-first search from ``source``: a ``SearchResult`` (distances, predecessors).
 
     ``graph``: a CSRGraph (searched as it is), a square scipy.sparse matrix or array (stored
     entries are edges, values ignored), a networkx graph (vertex ``i`` is ``list(graph)[i]``
@@ -93,31 +114,28 @@ def bfs(graph, source, *, return_predecessors=True, return_distances=False, algo
     one graph many times, build it once with ``graph.from_scipy`` / ``from_networkx`` /
     ``build_csr``.
 
-    Returns the predecessors, the distances, or ``(predecessors, distances)``, as asked.
-    predecessors (int64): Graph500's convention, ``-1`` where unreached, the source its own
-    parent; with ``scipy_compatible=True``, scipy's: ``-9999`` for the source and unreached
-    vertices. distances: int64 hops, ``-1`` where unreached; with ``scipy_compatible=True``
-    float64 with ``inf`` there (as ``scipy.sparse.csgraph.shortest_path`` gives).
-    ``algorithm``: a name of ``pygraph500.ALGORITHMS``, or "auto" (the serial reference
-    BFS below ``AUTO_SMALL_EDGES`` adjacency entries, else the parallel default).
-    Several algorithms may pick different (equally valid) parents; distances never differ.
-    ``deterministic=True``: the canonical tree, each vertex's parent its smallest neighbour
-    one level nearer the source, whatever the algorithm (one of ``DETERMINISTIC_ALGORITHMS``)
-    and the number of threads.
+    distances: int64 hops, ``-1`` where unreached; predecessors: int64, Graph500's
+    convention, ``-1`` where unreached, the source its own parent. With
+    ``scipy_compatible=True``, scipy's conventions: distances float64 with ``inf`` where
+    unreached (as ``csgraph.shortest_path``), predecessors ``-9999`` for the source and
+    unreached vertices. ``algorithm``: a name of ``pygraph500.ALGORITHMS``, or "auto" (the
+    serial reference BFS below ``AUTO_SMALL_EDGES`` adjacency entries, else the parallel
+    default). Several algorithms may pick different (equally valid) parents; distances
+    never differ. ``deterministic=True``: the canonical tree, each vertex's parent its
+    smallest neighbour one level nearer the source, whatever the algorithm (one of
+    ``DETERMINISTIC_ALGORITHMS``) and the number of threads.
 
     >>> import networkx as nx, pygraph500
-    >>> pred, dist = pygraph500.bfs(nx.path_graph(4), 0, return_distances=True)
-    >>> pred.tolist(), dist.tolist()
-    ([0, 0, 1, 2], [0, 1, 2, 3])
+    >>> dist, pred = pygraph500.bfs(nx.path_graph(4), 0)
+    >>> dist.tolist(), pred.tolist()
+    ([0, 1, 2, 3], [0, 0, 1, 2])
     >>> import scipy.sparse as sp
     >>> a = sp.csr_array(([1, 1], ([0, 1], [1, 2])), shape=(4, 4))
-    >>> pygraph500.bfs(a, 0, scipy_compatible=True).tolist()
+    >>> pygraph500.bfs(a, 0, scipy_compatible=True).predecessors.tolist()
     [-9999, 0, 1, -9999]
-    >>> pygraph500.bfs(([0, 1], [1, 2]), 2, return_predecessors=False, return_distances=True).tolist()
+    >>> pygraph500.bfs(([0, 1], [1, 2]), 2).distances.tolist()
     [2, 1, 0]
     """
-    if not (return_predecessors or return_distances):
-        raise InputError("bfs: ask for predecessors, distances or both")
     if isinstance(graph, (tuple, list)) and len(graph) == 2:
         graph = (np.asarray(graph[0]), np.asarray(graph[1]))
     csr, root, _ = as_csr(graph, source)
@@ -130,68 +148,100 @@ def bfs(graph, source, *, return_predecessors=True, return_distances=False, algo
             raise InputError(f"bfs: deterministic applies to {', '.join(DETERMINISTIC_ALGORITHMS)}"
                              f"; not to {algorithm}")
         options["deterministic"] = True
-    result = search_in_original_labels(fn, csr, root, depth=bool(return_distances), **options)
-    out = []
-    if return_predecessors:
-        pred = np.asarray(result.parent, dtype=np.int64)
-        if scipy_compatible:
-            pred = np.where(pred < 0, SCIPY_UNREACHED, pred)
-            pred[root] = SCIPY_UNREACHED
-        out.append(pred)
-    if return_distances:
-        depth = np.asarray(result.depth, dtype=np.int64)
-        depth = np.where(result.parent < 0, -1, depth)
-        if scipy_compatible:
-            depth = np.where(depth < 0, np.inf, depth.astype(np.float64))
-        out.append(depth)
-    return out[0] if len(out) == 1 else tuple(out)
+    result = search_in_original_labels(fn, csr, root, depth=True, **options)
+    pred = np.asarray(result.parent, dtype=np.int64)
+    dist = np.where(pred < 0, -1, np.asarray(result.depth, dtype=np.int64))
+    if scipy_compatible:
+        return SearchResult(np.where(dist < 0, np.inf, dist.astype(np.float64)),
+                            _scipy_predecessors(pred, root))
+    return SearchResult(dist, pred)
 
 
-def as_weighted_csr(graph, source, weight="weight"):
+def _scipy_predecessors(pred, root):
+    """scipy's predecessor convention: -9999 for the source and unreached vertices."""
+    pred = np.where(pred < 0, SCIPY_UNREACHED, pred)
+    pred[root] = SCIPY_UNREACHED
+    return pred
+
+
+def as_weighted_csr(graph, source, weight="weight", wide=False):
     """(weighted CSRGraph, vertex number of ``source``) for ``sssp``: scipy values, the
     networkx ``weight`` attribute, ``(src, dst, weights)`` arrays, a weighted EdgeList or
-    GraphFile, or a weighted CSRGraph."""
+    GraphFile, or a weighted CSRGraph. ``wide``: float64 weights, the given ones for scipy,
+    networkx and arrays (the others hold float32 weights already)."""
     import scipy.sparse as sp
 
     from .io import GraphFile
 
+    given = None  # (src, dst, weights) as the user gave them, for float64 weights
     if sp.issparse(graph):
+        coo = sp.coo_array(graph)
+        given = coo.row, coo.col, coo.data
         csr, root, _ = as_csr(from_scipy(graph, weighted=True), source)
-        return csr, root
-    if _is_networkx(graph):
+    elif _is_networkx(graph):
         nodes = list(graph)
         if source not in nodes:
             raise InputError(f"source {shown(source)} is not a node of the networkx graph")
-        return from_networkx(graph, nodes, weight=weight), nodes.index(source)
-    if isinstance(graph, (tuple, list)) and len(graph) == 3:
-        w = np.asarray(graph[2])
-        if w.shape != np.shape(graph[0]) or w.dtype.kind not in "iuf":
-            raise InputError("(src, dst, weights): weights must be numbers, one per edge")
-        graph = _edges_from_arrays(graph[0], graph[1], source, w.astype(np.float32))
-    if isinstance(graph, GraphFile):
-        graph, source = graph.edges, graph.vertex(source)
-    csr, root, _ = as_csr(graph, source)
+        csr, root = from_networkx(graph, nodes, weight=weight), nodes.index(source)
+        if wide:
+            index = {node: i for i, node in enumerate(nodes)}
+            triples = [(index[u], index[v], w) for u, v, w in graph.edges(data=weight, default=1)]
+            given = tuple(np.array(c).reshape(-1) for c in zip(*triples)) if triples else None
+    else:
+        if isinstance(graph, (tuple, list)) and len(graph) == 3:
+            w = np.asarray(graph[2])
+            if w.shape != np.shape(graph[0]) or w.dtype.kind not in "iuf":
+                raise InputError("(src, dst, weights): weights must be numbers, one per edge")
+            given = graph
+            graph = _edges_from_arrays(graph[0], graph[1], source, w.astype(np.float32))
+        if isinstance(graph, GraphFile):
+            graph, source = graph.edges, graph.vertex(source)
+        csr, root, _ = as_csr(graph, source)
     if not csr.weighted:
         raise InputError("sssp needs a weighted graph (scipy values, a networkx weight "
                          "attribute, (src, dst, weights), or an EdgeList with weight)")
+    if wide:
+        w64 = (csr.weights.astype(np.float64) if given is None or not csr.num_directed_edges
+               else _smallest_weights(csr, *given))
+        csr = dataclasses.replace(csr, weights=w64)
     return csr, root
 
 
-def sssp(graph, source, *, return_predecessors=True, algorithm=None, scipy_compatible=False,
-         weight="weight"):
-    """Single-source shortest paths (Graph500 kernel 3) from ``source``, scipy-style: the
-    distances, or ``(distances, predecessors)`` as ``scipy.sparse.csgraph.dijkstra`` returns
-    them.
+def _smallest_weights(csr, src, dst, weights) -> np.ndarray:
+    """float64 weights aligned with ``csr``'s entries: the smallest given weight joining each
+    pair of vertices, as kernel 1 keeps the smallest float32 one (self-loops left out)."""
+    src, dst = np.asarray(src, np.int64), np.asarray(dst, np.int64)
+    w = np.asarray(weights, np.float64)
+    keep = src != dst
+    n = np.int64(csr.num_vertices)
+    key = np.concatenate([src[keep] * n + dst[keep], dst[keep] * n + src[keep]])
+    w = np.concatenate([w[keep], w[keep]])
+    order = np.lexsort((w, key))
+    key, w = key[order], w[order]
+    first = np.ones(key.size, bool)
+    first[1:] = key[1:] != key[:-1]
+    rows = np.repeat(np.arange(n, dtype=np.int64), np.diff(csr.indptr))
+    return w[first][np.searchsorted(key[first], rows * n + csr.indices)]
+
+
+def sssp(graph, source, *, algorithm=None, scipy_compatible=False, weight="weight",
+         dtype=None):
+    """Single-source shortest paths (Graph500 kernel 3) from ``source``: a ``SearchResult``
+    (distances, predecessors), unpacked in the order ``scipy.sparse.csgraph.dijkstra``
+    returns them.
 
     ``graph``: a square scipy.sparse matrix (the stored values are the weights; both
     directions are followed and the smaller weight wins, scipy's ``directed=False``), a
     networkx graph (edge attribute ``weight``, 1 where missing), ``(src, dst, weights)``
     arrays, an EdgeList with ``weight``, a weighted GraphFile, or a weighted CSRGraph.
-    Weights must be non-negative (InputError otherwise) and are float32, as Graph500's.
+    Weights must be non-negative (InputError otherwise).
 
-    distances: float32, ``inf`` where unreached (scipy_compatible: float64). predecessors:
-    int64, Graph500's convention, -1 where unreached and the source its own parent (with
-    ``scipy_compatible=True``, scipy's -9999 for the source and unreached vertices).
+    ``dtype``: float32 (the default, Graph500's: weights and sums in float32) or float64
+    (the default with ``scipy_compatible=True``: the weights as given and float64 sums, as
+    scipy; from scipy, networkx or arrays; ``algorithm`` default then the first that computes
+    in float64, ``dijkstra``). distances: of that dtype, ``inf`` where unreached.
+    predecessors: int64, Graph500's convention, -1 where unreached and the source its own
+    parent (``scipy_compatible=True``: scipy's -9999 for the source and unreached vertices).
     ``algorithm``: a name of ``pygraph500.sssp.ALGORITHMS`` (default: its default).
 
     >>> import scipy.sparse as sp, pygraph500
@@ -201,15 +251,23 @@ def sssp(graph, source, *, return_predecessors=True, algorithm=None, scipy_compa
     ([0.0, 1.0, 3.0, inf], [0, 0, 1, -1])
     """
     from .graph.relabel import sssp_in_original_labels
-    from .sssp import DEFAULT_ALGORITHM as SSSP_DEFAULT, get_algorithm as sssp_algorithm
+    from .sssp import ALGORITHMS as SSSP
 
-    fn = sssp_algorithm(algorithm or SSSP_DEFAULT)
-    csr, root = as_weighted_csr(graph, source, weight)
-    result = sssp_in_original_labels(fn, csr, root)
-    dist = np.asarray(result.distance, dtype=np.float32)
+    dtype = np.dtype(dtype if dtype is not None else
+                     np.float64 if scipy_compatible else np.float32)
+    if dtype not in (np.float32, np.float64):
+        raise InputError(f"sssp: dtype must be float32 or float64, got {dtype}")
+    wide = dtype == np.float64
+    if algorithm is None:
+        algorithm = SSSP.names(lambda a: a.takes("dtype"))[0] if wide else SSSP.default
+    fn = SSSP.get_algorithm(algorithm)
+    if wide and not fn.takes("dtype"):
+        raise InputError(f"sssp: algorithm {algorithm} computes in float32 only; float64: "
+                         f"{', '.join(SSSP.names(lambda a: a.takes('dtype')))}")
+    csr, root = as_weighted_csr(graph, source, weight, wide)
+    result = sssp_in_original_labels(fn, csr, root, **({"dtype": dtype} if wide else {}))
+    dist = np.asarray(result.distance, dtype=dtype)
     pred = np.asarray(result.parent, dtype=np.int64)
     if scipy_compatible:
-        dist = dist.astype(np.float64)
-        pred = np.where(pred < 0, SCIPY_UNREACHED, pred)
-        pred[root] = SCIPY_UNREACHED
-    return (dist, pred) if return_predecessors else dist
+        return SearchResult(dist, _scipy_predecessors(pred, root))
+    return SearchResult(dist, pred)

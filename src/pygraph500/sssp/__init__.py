@@ -21,8 +21,10 @@ ALGORITHMS = Registry("sssp", (
               {"delta": "the bucket width (default: default_delta(graph); inf: one bucket, "
                         "a label-correcting search)"}),
     Algorithm("dijkstra", "sssp", sssp_dijkstra,
-              "serial binary-heap Dijkstra: the choice for high-diameter graphs",
-              "Dijkstra 1959"),
+              "serial binary-heap Dijkstra: the choice for high-diameter graphs, and the "
+              "one that computes in float64", "Dijkstra 1959",
+              {"dtype": "the distances' dtype: float32 (Graph500's), or float64 with float64 "
+                        "weights"}),
     Algorithm("bellman-ford", "sssp", sssp_bellman_ford,
               "frontier-based Bellman-Ford on the array backend (NumPy or CuPy) with a "
               "near-far split of the frontier", "Davidson et al. 2014 (near-far)",

@@ -2,12 +2,14 @@
 obviously correct one (the tests' second opinion beside scipy) and the fast choice where
 delta-stepping has little to do per phase (paths, grids, road-like graphs of high diameter).
 
-An indexed binary min-heap of (float32 distance, vertex) with decrease-key (``pos[v]``: v's
+An indexed binary min-heap of (distance, vertex) with decrease-key (``pos[v]``: v's
 place in the heap, -1 outside), so the heap never holds more than the vertices in it and a
 vertex is settled exactly once. A popped vertex is final; its edges are relaxed with that
 final distance, ``float32(d[u] + w)``, and a vertex is updated only on a strict decrease, so
 every parent was settled before its child: the parents form a tree and ``distance[v] ==
-float32(distance[parent[v]] + w)`` holds exactly.
+float32(distance[parent[v]] + w)`` holds exactly. The distances are float32 (Graph500's
+kernel 3) or, with ``dtype=np.float64`` and float64 weights, float64 (the Python API's
+``sssp(..., dtype=np.float64)``, scipy's precision): the kernel is compiled for each.
 
 The whole search is one phase of ``result.phases``: frontier = vertices settled, edges
 examined = edges relaxed, discovered = distances lowered.
@@ -17,6 +19,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ..errors import InputError
 from ..graph.types import CSRGraph
 from ..primitives import clock_ns
 from .state import check_search
@@ -27,14 +30,14 @@ __all__ = ["sssp_dijkstra"]
 
 
 @njit(cache=True)
-def _search(indptr, indices, weights, root, dist, parent, stats):
-    """Settle every vertex reachable from ``root``; stats = (settled, relaxed, lowered, ns)."""
+def _search(indptr, indices, weights, root, dist, parent, hk, stats):
+    """Settle every vertex reachable from ``root``; stats = (settled, relaxed, lowered, ns).
+    ``hk``: the heap's keys, of the distances' dtype (their sums stay in it)."""
     t0 = clock_ns()
     n = dist.shape[0]
     pos = np.full(n, -1, np.int64)
     done = np.zeros(n, np.bool_)
     hv = np.empty(n, np.int64)  # heap of vertices
-    hk = np.empty(n, np.float32)  # their keys
     size = 1
     hv[0] = root
     hk[0] = dist[root]
@@ -73,7 +76,7 @@ def _search(indptr, indices, weights, root, dist, parent, stats):
             relaxed += 1
             if done[v]:
                 continue
-            nd = np.float32(du + weights[e])
+            nd = du + weights[e]  # in the distances' dtype (the weights' is the same)
             if nd < dist[v]:  # strictly shorter
                 dist[v] = nd
                 parent[v] = u
@@ -99,17 +102,22 @@ def _search(indptr, indices, weights, root, dist, parent, stats):
     stats[3] = clock_ns() - t0
 
 
-def sssp_dijkstra(graph: CSRGraph, root) -> SSSPResult:
+def sssp_dijkstra(graph: CSRGraph, root, *, dtype=np.float32) -> SSSPResult:
     """Shortest paths from ``root`` by serial binary-heap Dijkstra (see the module
-    docstring)."""
+    docstring). ``dtype``: float32, or float64 for a graph whose weights are float64."""
     r = check_search(graph, root)
+    dtype = np.dtype(dtype)
+    if dtype not in (np.float32, np.float64) or graph.weights.dtype != dtype:
+        raise InputError(f"dtype {dtype} needs weights of that dtype (float32 or float64); "
+                         f"the graph's are {graph.weights.dtype}")
     n = graph.num_vertices
-    dist = np.full(n, np.inf, np.float32)
+    dist = np.full(n, np.inf, dtype)
     parent = np.full(n, -1, np.int64)
     dist[r] = 0.0
     parent[r] = r
     stats = np.zeros(4, np.int64)
-    _search(graph.indptr, graph.indices, graph.weights, r, dist, parent, stats)
+    _search(graph.indptr, graph.indices, graph.weights, r, dist, parent, np.empty(n, dtype),
+            stats)
     phases = LevelTable([stats[0]], [stats[1]], [stats[2]], time=[stats[3] * 1e-9],
                         extra={"bucket": np.zeros(1, np.int64)})
     return SSSPResult(parent=parent, distance=dist, root=r, phases=phases)
