@@ -125,16 +125,27 @@ def test_bad_calls():
         pygraph500.bfs((np.array([-1]), np.array([2])), 2)
 
 
-def test_bfs_is_the_function_and_the_package_still_imports():
+@pytest.mark.parametrize("name, function", [("bfs", "pygraph500.api.bfs"),
+                                            ("sssp", "pygraph500.api.sssp"),
+                                            ("validate", "pygraph500.validate.validate")])
+def test_no_function_shadows_its_package(name, function):
+    """``pygraph500.bfs`` is the package and, called, the function: ``import pygraph500.bfs
+    as m`` gives the package (it gave the function), and the call still works."""
+    import importlib
+    import inspect
     import sys
 
-    import pygraph500.bfs.array  # noqa: F401  (the import path keeps working)
-    from pygraph500 import bfs
-    from pygraph500.bfs import ALGORITHMS as from_package
-
-    assert bfs is pygraph500.api.bfs
-    assert from_package is ALGORITHMS and "direction-optimizing" in ALGORITHMS
-    assert sys.modules["pygraph500.bfs"].ALGORITHMS is ALGORITHMS
+    m = importlib.import_module(f"pygraph500.{name}")
+    exec(f"import pygraph500.{name} as m2", globals())
+    assert m2 is m is getattr(pygraph500, name) is sys.modules[f"pygraph500.{name}"]  # noqa: F821
+    module, _, attr = function.rpartition(".")
+    fn = getattr(importlib.import_module(module), attr)
+    assert callable(m) and m.called is fn
+    assert inspect.signature(m) == inspect.signature(fn)
+    if name == "bfs":
+        assert m.ALGORITHMS is ALGORITHMS
+        importlib.import_module("pygraph500.bfs.array")  # the import path keeps working
+        assert m(nx.path_graph(3), 0).distances.tolist() == [0, 1, 2]
 
 
 @pytest.mark.parametrize("module", ["pygraph500.api", "pygraph500.graph.interop",

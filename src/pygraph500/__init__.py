@@ -25,8 +25,9 @@ Kernel 3::
 
 The names are loaded on first use (``import pygraph500`` imports neither numba nor scipy), so
 the `graph500` command handles signals before any heavy import. ``pygraph500.bfs``,
-``pygraph500.sssp`` and ``pygraph500.validate`` are functions (the first two ``api``'s); the
-packages of the same names stay importable (``from pygraph500.bfs import ALGORITHMS``).
+``pygraph500.sssp`` and ``pygraph500.validate`` are the packages of those names, and called
+they are the functions (``api.bfs``, ``api.sssp``, ``validate.validate``): one object each,
+so ``import pygraph500.bfs as m; m.ALGORITHMS`` and ``pygraph500.bfs(G, 0)`` both work.
 """
 import sys
 import types
@@ -72,19 +73,53 @@ def __dir__():
     return sorted(set(globals()) | set(__all__))
 
 
-def _function(name: str) -> property:
-    """The attribute ``name``: always the function, though a package has the same name (the
-    import system's binding of that package to this attribute is set aside; the package stays
-    in ``sys.modules``)."""
-    return property(lambda self: _load(name), lambda self, value: None)
+class _CalledPackage(types.ModuleType):
+    """A package that is also the function of its name: ``pygraph500.bfs(G, 0)`` calls
+    ``api.bfs``, and ``import pygraph500.bfs as m; m.ALGORITHMS`` is the package. One object,
+    so neither shadows the other."""
+
+    def __call__(self, *args, **kwargs):
+        return self.called(*args, **kwargs)
+
+    @property
+    def called(self):
+        """The function a call of this package runs."""
+        from importlib import import_module
+
+        name = self.__name__.rpartition(".")[2]
+        return getattr(import_module(f".{_HOMES[name]}", __name__), name)
+
+    @property
+    def __signature__(self):  # inspect.signature and help() show the function's
+        import inspect
+
+        return inspect.signature(self.called)
+
+
+def _called_package(name: str) -> property:
+    """The attribute ``name``: the package of that name, made callable (``_CalledPackage``);
+    the import system's own binding of the package here goes through the same door."""
+    def get(self):
+        from importlib import import_module
+
+        from . import primitives  # noqa: F401  (first: numba's package cache)
+
+        return make_called(import_module(f".{name}", __name__))
+
+    def make_called(module):
+        if type(module) is types.ModuleType:
+            module.__class__ = _CalledPackage
+        return module
+
+    return property(get, lambda self, module: make_called(module))
 
 
 class _Package(types.ModuleType):
-    """This package's module type: the functions that share a name with a package."""
+    """This package's module type: the packages that are also functions of their names."""
 
-    bfs = _function("bfs")
-    sssp = _function("sssp")
-    validate = _function("validate")
+    bfs = _called_package("bfs")
+    sssp = _called_package("sssp")
+    validate = _called_package("validate")
 
 
 sys.modules[__name__].__class__ = _Package
