@@ -84,9 +84,51 @@ def test_directed_input_is_searched_undirected():
     np.testing.assert_array_equal(pygraph500.bfs(a, 0).distances, [0, 1, 2, 3])
 
 
-def test_isolated_source_of_edge_arrays():
-    dist, pred = pygraph500.bfs((np.array([0, 1]), np.array([1, 2])), 6)
+def test_a_source_beyond_the_ids_is_refused():
+    """It made the arrays that long, silently (an EdgeList with num_vertices has isolated
+    vertices, when they are wanted)."""
+    with pytest.raises(InputError, match=r"source 6 is not a vertex \(0..2\)"):
+        pygraph500.bfs((np.array([0, 1]), np.array([1, 2])), 6)
+    dist, pred = pygraph500.bfs(EdgeList(np.array([0, 1]), np.array([1, 2]), 7), 6)
     assert pred.shape == (7,) and pred[6] == 6 and dist[6] == 0 and np.all(dist[:6] == -1)
+
+
+def test_edges_as_rows_lists_and_dataframes():
+    """(N, 2) arrays and lists of (u, v) are rows (a list of two pairs was read as two
+    columns); a DataFrame by its column names; other shapes refused in one line."""
+    G = nx.gnm_random_graph(30, 60, seed=2)
+    rows = np.array(G.edges())
+    want = nx.single_source_shortest_path_length(G, 0)
+    want = [want.get(v, -1) for v in range(rows.max() + 1)]
+    for graph in (rows, rows.tolist(), [tuple(r) for r in rows], (rows[:, 0], rows[:, 1])):
+        assert pygraph500.bfs(graph, 0).distances.tolist() == want
+    assert pygraph500.bfs([(0, 5), (1, 2)], 0).distances.tolist() == [0, -1, -1, -1, -1, 1]
+    for bad in ([[0, 1, 2, 3], [1, 2, 3, 4]], np.zeros((4, 5), int), [(0.5, 1)]):
+        with pytest.raises(InputError) as e:
+            pygraph500.bfs(bad, 0)
+        assert "\n" not in str(e.value)
+    with pytest.raises(InputError, match="sssp needs weights"):
+        pygraph500.sssp(rows, 0)
+    w = np.arange(1, len(rows) + 1, dtype=float)
+    n = rows.max() + 1
+    ref = dijkstra(sp.coo_array((w, (rows[:, 0], rows[:, 1])), shape=(n, n)).tocsr(),
+                   directed=False, indices=0)
+    np.testing.assert_array_equal(
+        pygraph500.sssp(np.column_stack([rows, w]), 0, dtype=np.float64).distances, ref)
+    pd = pytest.importorskip("pandas")
+    df = pd.DataFrame({"weight": w, "dst": rows[:, 1], "src": rows[:, 0]})
+    assert pygraph500.bfs(df, 0).distances.tolist() == want
+    np.testing.assert_array_equal(pygraph500.sssp(df, 0, dtype=np.float64).distances, ref)
+    unnamed = pd.DataFrame(rows)
+    assert pygraph500.bfs(unnamed, 0).distances.tolist() == want
+
+
+def test_huge_ids_are_refused_before_allocating():
+    """Two edges with an id of 10**12 were OOM-killed; now one line, before any work."""
+    from pygraph500.errors import ResourceError
+
+    with pytest.raises(ResourceError, match="vertex ids 0..1000000000000"):
+        pygraph500.bfs((np.array([0, 10**12]), np.array([10**12, 5])), 0)
 
 
 def test_conversions_roundtrip():

@@ -51,8 +51,11 @@ def _is_networkx(graph) -> bool:
     return type(graph).__module__.split(".")[0] == "networkx"
 
 
-def _edges_from_arrays(src, dst, source, weight=None) -> EdgeList:
-    """The EdgeList of ``(src, dst)`` arrays: vertices ``0..max`` (the source included)."""
+def _edges_from_arrays(src, dst, weight=None) -> EdgeList:
+    """The EdgeList of ``(src, dst)`` arrays: vertices ``0..max``, refused up front when
+    ids that large would not fit in memory."""
+    from .backend.memory import estimate_run_bytes, require_memory
+
     src = np.asarray(src)
     dst = np.asarray(dst)
     if src.shape != dst.shape or src.ndim != 1 or src.dtype.kind not in "iu" \
@@ -61,9 +64,44 @@ def _edges_from_arrays(src, dst, source, weight=None) -> EdgeList:
     if src.size and min(int(src.min()), int(dst.min())) < 0:
         raise InputError("(src, dst): vertex ids must be non-negative")
     n = int(max(src.max(initial=-1), dst.max(initial=-1))) + 1
-    if isinstance(source, (int, np.integer)) and source >= n:
-        n = int(source) + 1  # an isolated source is still a vertex
+    require_memory(estimate_run_bytes(n, src.size, weight is not None),
+                   f"a graph of vertex ids 0..{n - 1} (the largest id given; {src.size} edges: "
+                   f"relabel sparse ids to 0..N-1 first, e.g. with pygraph500.read_graph's "
+                   f"relabel)")
     return EdgeList(src.astype(np.int64), dst.astype(np.int64), max(n, 1), weight)
+
+
+_SOURCE_NAMES = ("source", "src", "from", "u")
+_TARGET_NAMES = ("target", "destination", "dst", "to", "v")
+_WEIGHT_NAMES = ("weight", "w")
+
+
+def _edge_columns(graph):
+    """(src, dst, weights or None) of an edge input given as rows or a DataFrame, or None
+    for the other kinds: an (N, 2) or (N, 3) ndarray or a list of (u, v[, w]) rows; a
+    pandas DataFrame by its column names (source/src/from/u, target/destination/dst/to/v,
+    weight/w), else its first two (three) columns. A tuple stays columns: (src, dst[, w])."""
+    if type(graph).__module__.split(".")[0] == "pandas" and hasattr(graph, "columns"):
+        names = {str(c).lower(): c for c in graph.columns}
+        pick = [next((names[n] for n in options if n in names), None)
+                for options in (_SOURCE_NAMES, _TARGET_NAMES, _WEIGHT_NAMES)]
+        if pick[0] is None or pick[1] is None:
+            if len(graph.columns) < 2:
+                raise InputError("a DataFrame of edges needs two columns (source, target)")
+            pick = list(graph.columns[:3]) + [None] * (3 - min(3, len(graph.columns)))
+        return tuple(None if c is None else graph[c].to_numpy() for c in pick)
+    if not isinstance(graph, (list, np.ndarray)):
+        return None
+    rows = np.asarray(graph)
+    if rows.ndim != 2 or rows.shape[1] not in (2, 3) or rows.dtype.kind not in "iuf":
+        raise InputError(f"edges as rows must be (u, v) or (u, v, weight) numbers, an array "
+                         f"of shape (N, 2) or (N, 3); got shape {rows.shape} (for columns "
+                         f"pass a tuple: (src, dst))")
+    ids = rows[:, :2]
+    if ids.dtype.kind == "f" and not np.array_equal(ids, np.floor(ids)):
+        raise InputError("edges as rows: the vertex ids (first two columns) must be integers")
+    return (ids[:, 0].astype(np.int64), ids[:, 1].astype(np.int64),
+            rows[:, 2] if rows.shape[1] == 3 else None)
 
 
 def as_csr(graph, source):
@@ -73,6 +111,9 @@ def as_csr(graph, source):
     from .io import GraphFile
 
     gf = None
+    columns = _edge_columns(graph)
+    if columns is not None:
+        graph = columns[:2]
     if isinstance(graph, CSRGraph):
         csr = graph
     elif isinstance(graph, GraphFile):
@@ -90,12 +131,13 @@ def as_csr(graph, source):
         except ValueError:
             raise InputError(f"source {shown(source)} is not a node of the networkx graph") from None
         return from_networkx(graph, nodes), index, None
-    elif isinstance(graph, (tuple, list)) and len(graph) == 2:
-        csr = build_csr(_edges_from_arrays(graph[0], graph[1], source))
+    elif isinstance(graph, tuple) and len(graph) in (2, 3):  # (src, dst[, weights ignored])
+        csr = build_csr(_edges_from_arrays(graph[0], graph[1]))
     else:
         raise InputError(
             "graph must be a CSRGraph, a scipy.sparse matrix, a networkx graph, an EdgeList, "
-            f"a GraphFile or an (src, dst) pair of arrays; got {type(graph).__name__}")
+            "a GraphFile, an (src, dst) tuple of arrays, edge rows ((N, 2) array or list of "
+            f"(u, v)) or a pandas DataFrame; got {type(graph).__name__}")
     if not isinstance(source, (int, np.integer)) or not 0 <= int(source) < csr.num_vertices:
         raise InputError(f"source {shown(source)} is not a vertex (0..{csr.num_vertices - 1})")
     return csr, int(source), gf
@@ -106,9 +148,12 @@ def bfs(graph, source, *, algorithm="auto", scipy_compatible=False, deterministi
 
     ``graph``: a CSRGraph (searched as it is), a square scipy.sparse matrix or array (stored
     entries are edges, values ignored), a networkx graph (vertex ``i`` is ``list(graph)[i]``
-    and ``source`` is a node), an ``(src, dst)`` pair of integer arrays (vertices
-    ``0..max``), an EdgeList, or a GraphFile from ``read_graph`` (``source`` is then the
-    user's id, the arrays are indexed by vertex number; ``graph.user_ids`` maps them back).
+    and ``source`` is a node), an ``(src, dst)`` tuple of integer arrays (columns), edge rows
+    (an (N, 2) or (N, 3) array or a list of ``(u, v)``), a pandas DataFrame (columns named
+    source/src/from/u and target/destination/dst/to/v, else its first two), an EdgeList, or a
+    GraphFile from ``read_graph`` (``source`` is then the user's id, the arrays are indexed by
+    vertex number; ``graph.user_ids`` maps them back). Ids of arrays, rows and DataFrames are
+    the vertices ``0..max``; ``source`` must be one of them.
     The graph is undirected, as in Graph500: a directed input's edges are followed both ways
     (scipy's ``directed=False``). Anything but a CSRGraph is built first (kernel 1): to search
     one graph many times, build it once with ``graph.from_scipy`` / ``from_networkx`` /
@@ -136,8 +181,6 @@ def bfs(graph, source, *, algorithm="auto", scipy_compatible=False, deterministi
     >>> pygraph500.bfs(([0, 1], [1, 2]), 2).distances.tolist()
     [2, 1, 0]
     """
-    if isinstance(graph, (tuple, list)) and len(graph) == 2:
-        graph = (np.asarray(graph[0]), np.asarray(graph[1]))
     csr, root, _ = as_csr(graph, source)
     if algorithm == "auto":
         algorithm = "reference" if csr.num_directed_edges < AUTO_SMALL_EDGES else DEFAULT_ALGORITHM
@@ -188,12 +231,18 @@ def as_weighted_csr(graph, source, weight="weight", wide=False):
             triples = [(index[u], index[v], w) for u, v, w in graph.edges(data=weight, default=1)]
             given = tuple(np.array(c).reshape(-1) for c in zip(*triples)) if triples else None
     else:
-        if isinstance(graph, (tuple, list)) and len(graph) == 3:
+        columns = _edge_columns(graph)
+        if columns is not None:
+            if columns[2] is None:
+                raise InputError("sssp needs weights: a third column (u, v, weight), or a "
+                                 "DataFrame column named weight")
+            graph = columns
+        if isinstance(graph, tuple) and len(graph) == 3:
             w = np.asarray(graph[2])
             if w.shape != np.shape(graph[0]) or w.dtype.kind not in "iuf":
                 raise InputError("(src, dst, weights): weights must be numbers, one per edge")
             given = graph
-            graph = _edges_from_arrays(graph[0], graph[1], source, w.astype(np.float32))
+            graph = _edges_from_arrays(graph[0], graph[1], w.astype(np.float32))
         if isinstance(graph, GraphFile):
             graph, source = graph.edges, graph.vertex(source)
         csr, root, _ = as_csr(graph, source)
@@ -232,8 +281,10 @@ def sssp(graph, source, *, algorithm=None, scipy_compatible=False, weight="weigh
 
     ``graph``: a square scipy.sparse matrix (the stored values are the weights; both
     directions are followed and the smaller weight wins, scipy's ``directed=False``), a
-    networkx graph (edge attribute ``weight``, 1 where missing), ``(src, dst, weights)``
-    arrays, an EdgeList with ``weight``, a weighted GraphFile, or a weighted CSRGraph.
+    networkx graph (edge attribute ``weight``, 1 where missing), a ``(src, dst, weights)``
+    tuple of arrays, edge rows ``(u, v, w)`` (an (N, 3) array or a list), a pandas DataFrame
+    with a weight column, an EdgeList with ``weight``, a weighted GraphFile, or a weighted
+    CSRGraph.
     Weights must be non-negative (InputError otherwise).
 
     ``dtype``: float32 (the default, Graph500's: weights and sums in float32) or float64
