@@ -7,11 +7,15 @@ A plain file is scanned once for its line count, so the edge arrays are allocate
 their final size; a compressed one grows them as chunks come. The compiled kernels of
 ``text_kernels`` parse and format; Python only hands over byte chunks and turns the few
 weights outside the fast path into floats.
+
+The CSV format (``csv_text``) is read by the same loop and kernel: a ``TextLayout`` says how
+lines split into columns (SNAP's, or one a CSV file's header and first data line decide).
 """
 from __future__ import annotations
 
 import gzip
 import re
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -20,9 +24,31 @@ from . import chunks, text_kernels
 from .outputs import atomic_writer
 from .weight_files import weight_problem
 
-__all__ = ["read_snap", "write_snap"]
+__all__ = ["TextLayout", "HEAD_BYTES", "read_head", "read_snap", "write_snap"]
 
 _SLOW_CAP = 4096                        # weights left to Python's float() per parser call
+HEAD_BYTES = 1 << 16                    # what is read first to tell a file's layout
+
+
+@dataclass(frozen=True)
+class TextLayout:
+    """How a text edge list's lines split into columns: what the compiled parser is told.
+    SNAP's is the default; ``csv_text`` makes one from a CSV file's header and first line."""
+
+    sep: int = 10                   # the byte between columns; 10 (newline): blanks (SNAP)
+    roles: tuple[int, ...] = (text_kernels.SOURCE, text_kernels.TARGET)  # what column j holds
+    width: int = 0                  # columns on every data line; 0: SNAP's rule (2, or 3+)
+    skip: int = 0                   # bytes before the data: a byte order mark, a header line
+    skip_lines: int = 0             # the lines those bytes end
+    directed: bool = False
+    expected: str = "'source target [weight]'"  # a data line, as the messages describe it
+
+    @property
+    def weighted(self) -> bool:
+        return text_kernels.WEIGHT in self.roles
+
+
+_COMPRESSED = (".gz", ".bz2")
 
 
 def _open_text(path: str):
@@ -40,8 +66,19 @@ def _open_text(path: str):
 _DIRECTED_RE = re.compile(rb"^\s*[#%].*?\b(undirected|directed|asym|sym)\b", re.I | re.M)
 
 
-def _peek_text(path: str, head: bytes) -> tuple[int, bool]:
-    """(columns to keep: 2 or 3, directed?) from the first data line and the header comments."""
+def read_head(path: str) -> bytes:
+    """The first HEAD_BYTES of a text file (decompressed): where its layout is told."""
+    stream, raw, compressed = _open_text(path)
+    with stream:
+        try:
+            return stream.read(HEAD_BYTES)
+        except (OSError, EOFError) as exc:
+            raise InputError(f"{path}: cannot decompress: {exc}") from None
+
+
+def _peek_text(head: bytes, weights: bool) -> TextLayout:
+    """SNAP's layout: weights kept when the first data line has a third column (or
+    ``weights``); directed as the header comments say."""
     ncols = 2
     header = []
     for raw_line in head.split(b"\n")[:-1] if b"\n" in head else [head]:
@@ -57,7 +94,8 @@ def _peek_text(path: str, head: bytes) -> tuple[int, bool]:
     m = _DIRECTED_RE.search(b"\n".join(header))
     if m:
         directed = m.group(1).lower() in (b"directed", b"asym")
-    return ncols, directed
+    kept = (text_kernels.SOURCE, text_kernels.TARGET, text_kernels.WEIGHT)
+    return TextLayout(roles=kept if weights or ncols == 3 else kept[:2], directed=directed)
 
 
 def _token(buf, b, e) -> str:
@@ -65,19 +103,27 @@ def _token(buf, b, e) -> str:
     return excerpt(buf[b:e], 60)
 
 
-def _text_error(path, status, line, offset, token, extra, limit, ncols, weights):
+def _text_error(path, status, line, offset, token, extra, limit, layout, weights, first):
+    """The InputError of the parser's ``status``: file, line, byte offset and the token
+    (``first``: on the first data line, where a SNAP file may have a CSV header)."""
     where = f"{path}:{line} (byte offset {offset})"
+    if status == text_kernels.COLUMNS and layout.width:
+        return InputError(f"{where}: {extra} columns; expected {layout.expected}")
+    if status == text_kernels.BAD_INT and token == "''":
+        return InputError(f"{where}: empty field where a vertex id belongs; expected {layout.expected}")
     if status == text_kernels.COLUMNS and weights:
         return InputError(f"{where}: no weight (third column); reading weights needs one on every "
                           "line (or --unit-weights)")
     if status == text_kernels.BAD_INT:
-        return InputError(f"{where}: not an integer vertex id: {token}")
+        hint = ("; a header line of column names? --format csv reads those"
+                if first and not layout.width else "")
+        return InputError(f"{where}: not an integer vertex id: {token}{hint}")
     if status == text_kernels.NEGATIVE:
         return InputError(f"{where}: negative vertex id: {token}")
     if status == text_kernels.ONE_COLUMN:
-        return InputError(f"{where}: one column ({token}); expected 'source target [weight]'")
+        return InputError(f"{where}: one column ({token}); expected {layout.expected}")
     if status == text_kernels.COLUMNS:
-        first = "three or more" if ncols == 3 else "two"
+        first = "three or more" if layout.weighted else "two"
         return InputError(f"{where}: {extra} columns, but the first data line has {first} "
                           f"(a weight column must be on every line or none)")
     if status == text_kernels.TOO_LARGE:
@@ -85,21 +131,18 @@ def _text_error(path, status, line, offset, token, extra, limit, ncols, weights)
     return InputError(f"{where}: vertex id {token} is larger than 2**63 - 1")
 
 
-def read_snap(path, size, limit, report, weights=False):
+def read_snap(path, size, limit, report, weights=False, *, layout: TextLayout | None = None):
     """(src, dst, weights, directed, n_hint, labels) of a text edge list, read in chunks.
-    ``weights``: every line must have a third column, a weight checked and kept as float32
-    (InputError naming the line otherwise); else the first data line decides (float64)."""
+    ``weights``: every line must have a weight column, checked and kept as float32
+    (InputError naming the line otherwise); else the first data line decides (float64).
+    ``layout``: how lines split (default: SNAP's, told by the file's first lines)."""
+    if layout is None:
+        layout = _peek_text(read_head(path), weights)
+    ncols = 3 if layout.weighted else 2
+    roles = np.array(layout.roles, dtype=np.int64)
+    compressed = path.lower().endswith(_COMPRESSED)
     # pass 1 (plain files): the line count bounds the edge count, so the arrays are
     # allocated once; compressed files grow their arrays instead.
-    stream, raw, compressed = _open_text(path)
-    with stream:
-        try:
-            head = stream.read(1 << 16)
-        except (OSError, EOFError) as exc:
-            raise InputError(f"{path}: cannot decompress: {exc}") from None
-    ncols, directed = _peek_text(path, head)
-    if weights:
-        ncols = 3
     cap = 0
     chunk = np.empty(chunks.CHUNK_BYTES, dtype=np.uint8)
     if not compressed:
@@ -143,10 +186,13 @@ def read_snap(path, size, limit, report, weights=False):
                     for arr in (src, dst) + ((weight,) if ncols == 3 else ()):
                         arr.resize(cap, refcheck=False)
             start = 0
+            if offset < layout.skip:  # a byte order mark or a header line: not data
+                start, line = min(end, layout.skip - offset), layout.skip_lines
             while True:
                 status, i, pos, line, nslow, tb, te, extra = text_kernels.parse_lines(
                     chunk, start, end, src, dst, weight, pos, ncols, limit, text_kernels.POW10,
-                    slow[0], slow[1], slow[2], slow[3], line, weights)
+                    slow[0], slow[1], slow[2], slow[3], line, weights, layout.sep, roles,
+                    layout.width)
                 for k in range(nslow):  # weights outside the compiled fast path
                     b, e = int(slow[1][k]), int(slow[2][k])
                     tok = bytes(chunk[b:e])
@@ -170,7 +216,7 @@ def read_snap(path, size, limit, report, weights=False):
                                      f"{weight_problem(value) or 'weight out of range'}")
                 if status != text_kernels.OK:
                     raise _text_error(path, status, line, offset + tb, _token(chunk, tb, te),
-                                      extra, limit, ncols, weights)
+                                      extra, limit, layout, weights, pos == 0)
                 break
             rest = total - end
             if rest:
@@ -182,7 +228,7 @@ def read_snap(path, size, limit, report, weights=False):
                 break
     for arr in (src, dst) + ((weight,) if ncols == 3 else ()):
         arr.resize(pos, refcheck=False)  # shrinks in place (realloc), no copy
-    return src, dst, (weight if ncols == 3 else None), directed, None, None
+    return src, dst, (weight if ncols == 3 else None), layout.directed, None, None
 
 
 

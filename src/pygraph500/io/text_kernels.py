@@ -1,5 +1,5 @@
-"""Compiled kernels for text files: a parser of whitespace-separated edge-list columns and
-an integer formatter (text edge lists, CSV search tables). Python never loops over lines or
+"""Compiled kernels for text files: a parser of edge-list columns (blank-separated as in
+SNAP, or comma/tab-separated as in CSV) and an integer formatter (text edge lists, CSV search tables). Python never loops over lines or
 edges; it only hands over byte chunks.
 
 The parser reads ``buf[start:end]`` (whole lines) and writes edges from position ``pos`` of
@@ -21,6 +21,12 @@ TOO_LARGE = 5      # a vertex id >= the vertex count the caller gave
 OVERFLOW = 6       # a vertex id beyond int64
 SLOW_FULL = 7      # the list of weights left for Python is full: call again from ``i``
 BAD_WEIGHT = 8     # (``wcheck``) a weight that is negative or overflows float32
+
+# What a column holds (parse_lines' ``roles``).
+SOURCE = 0
+TARGET = 1
+WEIGHT = 2
+IGNORED = -1
 
 STATUS_NAMES = {BAD_INT: "not an integer vertex id", NEGATIVE: "negative vertex id",
                 ONE_COLUMN: "expected two columns (source target [weight])",
@@ -169,13 +175,16 @@ def _float32_weight(buf, b, e, pow10):
 
 @njit(cache=True)
 def parse_lines(buf, start, end, src, dst, weight, pos, ncols, limit, pow10,
-                slow_edge, slow_beg, slow_end, slow_line, line, wcheck=False):
+                slow_edge, slow_beg, slow_end, slow_line, line, wcheck, sep, roles, width):
     """Parse the lines of ``buf[start:end]``.
 
     Lines whose first non-blank byte is ``#`` or ``%`` are comments; blank lines are skipped.
-    A data line has two or more blank-separated columns: source, target, and a weight in the
-    third (columns after it are ignored). ``ncols`` is 2 (no weight kept) or 3 (the weight
-    goes to ``weight[pos]``). ``limit`` >= 0 bounds the ids (``id < limit``).
+    ``sep`` 10 (SNAP): columns are separated by blanks; another byte (CSV's comma or tab):
+    by that byte, blanks around it dropped and empty fields kept. ``roles[j]`` says what
+    column ``j`` holds (SOURCE, TARGET, WEIGHT; IGNORED, as every column past ``roles``).
+    ``width`` 0 (SNAP): a data line has two columns, or three and more (its first data line
+    decides, ``ncols``); else exactly ``width``. ``ncols`` is 3 when a weight is kept, in
+    ``weight[pos]``. ``limit`` >= 0 bounds the ids (``id < limit``).
     A weight outside the fast path is left for Python: its edge index, byte span and line go
     to the ``slow_*`` arrays and ``weight`` gets NaN until then. ``wcheck`` (kernel 3's
     weights, ``weight`` float32): a negative weight or one beyond float32 stops the parse
@@ -188,11 +197,12 @@ def parse_lines(buf, start, end, src, dst, weight, pos, ncols, limit, pow10,
     i = start
     nslow = 0
     cap = slow_edge.shape[0]
+    nroles = roles.shape[0]
     while i < end:
         if nslow == cap:
             return SLOW_FULL, i, pos, line, nslow, 0, 0, 0
         line += 1
-        while i < end and _is_blank(buf[i]):
+        while i < end and _is_blank(buf[i]) and buf[i] != sep:  # a tab may be ``sep``
             i += 1
         if i >= end:
             break
@@ -210,39 +220,50 @@ def parse_lines(buf, start, end, src, dst, weight, pos, ncols, limit, pow10,
         v = 0
         while True:
             b = i
-            while i < end and buf[i] != 10 and not _is_blank(buf[i]):
-                i += 1
-            if col < 2:
+            if sep == 10:
+                while i < end and buf[i] != 10 and not _is_blank(buf[i]):
+                    i += 1
+                e = i
+            else:  # a field runs to the separator; blanks before it are not its own
+                while i < end and buf[i] != 10 and buf[i] != sep:
+                    i += 1
+                e = i
+                while e > b and _is_blank(buf[e - 1]):
+                    e -= 1
+            role = roles[col] if col < nroles else IGNORED
+            if role == SOURCE or role == TARGET:
+                if e == b:
+                    return BAD_INT, i, pos, line, nslow, b, e, 0
                 k = b
-                if buf[k] == 43 and i - b > 1:
+                if buf[k] == 43 and e - b > 1:
                     k += 1
-                if buf[k] == 45 and i - b > 1:
+                if buf[k] == 45 and e - b > 1:
                     ok = True
-                    for t in range(k + 1, i):
+                    for t in range(k + 1, e):
                         if not 48 <= buf[t] <= 57:
                             ok = False
-                    return (NEGATIVE if ok else BAD_INT), i, pos, line, nslow, b, i, 0
+                    return (NEGATIVE if ok else BAD_INT), i, pos, line, nslow, b, e, 0
                 x = 0
-                for t in range(k, i):
+                for t in range(k, e):
                     d = buf[t] - 48
                     if d < 0 or d > 9:
-                        return BAD_INT, i, pos, line, nslow, b, i, 0
+                        return BAD_INT, i, pos, line, nslow, b, e, 0
                     if x > (_I64MAX - d) // 10:
-                        return OVERFLOW, i, pos, line, nslow, b, i, 0
+                        return OVERFLOW, i, pos, line, nslow, b, e, 0
                     x = x * 10 + d
                 if limit >= 0 and x >= limit:
-                    return TOO_LARGE, i, pos, line, nslow, b, i, 0
-                if col == 0:
+                    return TOO_LARGE, i, pos, line, nslow, b, e, 0
+                if role == SOURCE:
                     u = x
                 else:
                     v = x
-            elif col == 2 and ncols == 3:
-                ok, w = _fast_float(buf, b, i, pow10)
+            elif role == WEIGHT:
+                ok, w = _fast_float(buf, b, e, pow10)
                 if not ok and wcheck:  # only float32 is kept: a wider fast path
-                    ok, w = _float32_weight(buf, b, i, pow10)
+                    ok, w = _float32_weight(buf, b, e, pow10)
                 if ok and wcheck:
                     if not (0.0 <= w < F32_ROUNDS_TO_INF):
-                        return BAD_WEIGHT, i, pos, line, nslow, b, i, 0
+                        return BAD_WEIGHT, i, pos, line, nslow, b, e, 0
                     if w == 0.0:
                         w = 0.0  # not -0.0: its sign bit would sort it above every weight
                 if ok:
@@ -251,19 +272,27 @@ def parse_lines(buf, start, end, src, dst, weight, pos, ncols, limit, pow10,
                     weight[pos] = np.nan
                     slow_edge[nslow] = pos
                     slow_beg[nslow] = b
-                    slow_end[nslow] = i
+                    slow_end[nslow] = e
                     slow_line[nslow] = line
                     nslow += 1
             col += 1
-            while i < end and _is_blank(buf[i]):
+            more = sep != 10 and i < end and buf[i] == sep  # a field follows, maybe empty
+            if more:
                 i += 1
-            if i >= end or buf[i] == 10:
+            while i < end and _is_blank(buf[i]) and buf[i] != sep:
+                i += 1
+            if not more and (i >= end or buf[i] == 10):
                 break
         if col < 2:
-            return ONE_COLUMN, i, pos, line, nslow, b, i, col
-        got = 3 if col >= 3 else 2
-        if got != ncols:
-            return COLUMNS, i, pos, line, nslow, b, i, col
+            return ONE_COLUMN, i, pos, line, nslow, b, e, col
+        if width:
+            got = col
+            want = width
+        else:
+            got = 3 if col >= 3 else 2
+            want = ncols
+        if got != want:
+            return COLUMNS, i, pos, line, nslow, b, e, col
         src[pos] = u
         dst[pos] = v
         pos += 1
