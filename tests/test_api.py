@@ -1,6 +1,8 @@
 """pygraph500.bfs in the ecosystem's style: every kind of graph in, Graph500 or scipy
 conventions out; distances checked against networkx, trees against the graph itself."""
 import doctest
+import os
+import warnings
 
 import networkx as nx
 import numpy as np
@@ -257,3 +259,30 @@ def test_sssp_float64_keeps_the_smallest_given_weight():
         reached = np.flatnonzero(np.isfinite(d))
         for v in reached[reached != 0]:
             assert d[v] == d[p[v]] + dense[p[v], v]
+
+
+def test_threads_per_call_and_the_shared_machine_guard(monkeypatch):
+    """threads= runs the call on that many threads and restores numba's count; the first call
+    of a process on a busy machine bounds OpenMP's spin and says so once, as the CLI does."""
+    import numba
+
+    from pygraph500 import api
+    from pygraph500.backend import threads as th
+
+    G = nx.grid_2d_graph(30, 30)
+    before = numba.get_num_threads()
+    one = pygraph500.bfs(G, (0, 0), threads=1, algorithm="direction-optimizing")
+    assert numba.get_num_threads() == before
+    np.testing.assert_array_equal(one.distances, pygraph500.bfs(G, (0, 0)).distances)
+    with pytest.raises(InputError, match="thread"):
+        pygraph500.sssp(sp.eye_array(3, k=1, format="csr"), 0, threads=0)
+    monkeypatch.setattr(api._Process, "shared_checked", False)
+    monkeypatch.setattr(th, "_runnable_others", lambda: 8.0)
+    for v in ("OMP_WAIT_POLICY", "GOMP_SPINCOUNT", "KMP_BLOCKTIME"):
+        monkeypatch.delenv(v, raising=False)
+    with pytest.warns(RuntimeWarning, match="other processes were running"):
+        pygraph500.bfs(G, (0, 0))
+    assert os.environ["GOMP_SPINCOUNT"] == th.BOUNDED_SPIN
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        pygraph500.bfs(G, (0, 0))  # once per process

@@ -394,6 +394,162 @@ def test_written_files_get_the_usual_mode(tmp_path):
         os.umask(umask)
 
 
+# ---- CSV: separators, headers, named columns ---------------------------------------------------
+
+CSV_SAME = [  # every one holds the edges 0-5 (weight 0.5) and 1-2 (weight 1.25)
+    ("header", b"source,target,weight\n0,5,0.5\n1,2,1.25\n"),
+    ("no-header", b"0,5,0.5\n1,2,1.25"),
+    ("tab", b"src\tdst\tw\n0\t5\t0.5\n1\t2\t1.25\n"),
+    ("tab-no-header", b"0\t5\t0.5\n1\t2\t1.25\n"),
+    ("named-reordered", b"Weight,To,From\n0.5,5,0\n1.25,2,1\n"),
+    ("ignored-named-columns", b"Source,Target,Type,Id,Label,Weight\n"   # Gephi's export
+                              b"0,5,Undirected,0,New York,0.5\n1,2,Undirected,1,,1.25\n"),
+    ("bom-crlf-blanks-comments", b"\xef\xbb\xbf# from a spreadsheet\r\n\"u\" , \"v\", \"w\"\r\n"
+                                 b"% kept out\r\n 0 , 5 ,0.5\r\n\r\n1,2 , 1.25 \r\n"),
+    ("positional-header", b"node_a,node_b,cost\n0,5,0.5\n1,2,1.25\n"),
+]
+
+
+@pytest.mark.parametrize("name,content", CSV_SAME, ids=[c[0] for c in CSV_SAME])
+def test_csv_layouts(tmp_path, name, content):
+    path = tmp_path / "e.csv"
+    path.write_bytes(content)
+    for weights in (False, True):
+        g = read_graph(str(path), weights=weights)
+        assert g.format == "csv" and not g.directed and g.num_vertices == 6
+        np.testing.assert_array_equal(g.edges.src, [0, 1])
+        np.testing.assert_array_equal(g.edges.dst, [5, 2])
+        np.testing.assert_array_equal(g.weights, [0.5, 1.25])
+        assert g.weights.dtype == (np.float32 if weights else np.float64)
+    gz = tmp_path / "e.csv.gz"
+    gz.write_bytes(gzip.compress(content))
+    np.testing.assert_array_equal(read_graph(str(gz)).edges.dst, [5, 2])
+    if b"," in content:  # no suffix: told by the comma (tab-separated ones are SNAP's then)
+        unnamed = tmp_path / "unnamed"
+        unnamed.write_bytes(content)
+        assert read_graph(str(unnamed)).format == "csv"
+
+
+def test_csv_without_weights_and_sparse_ids(tmp_path):
+    path = tmp_path / "e.csv"
+    path.write_text("to,from\n10000000000,7\n7,42\n")
+    g = read_graph(str(path))
+    assert g.weights is None and g.relabelled   # sparse ids compacted, as in SNAP files
+    np.testing.assert_array_equal(g.user_ids(g.edges.src), [7, 42])
+    np.testing.assert_array_equal(g.user_ids(g.edges.dst), [10**10, 7])
+    with pytest.raises(InputError, match=r"e.csv:2: no weight column .*--unit-weights"):
+        read_graph(str(path), weights=True)
+
+
+def test_csv_writer_header_and_rows(tmp_path):
+    path = tmp_path / "w.csv"
+    assert write_graph(graph_of([3, 0], [1, 2], weights=[0.1, 2.0]), str(path)) == []
+    assert path.read_text() == "source,target,weight\n3,1,0.1\n0,2,2.0\n"
+    write_graph(graph_of([3, 0], [1, 2], directed=True), str(path))
+    assert path.read_text() == "source,target\n3,1\n0,2\n"
+
+
+def test_csv_chunked_reading_is_exact(tmp_path, monkeypatch):
+    """Tiny chunks: a header (and comments before it) longer than a chunk, lines cut anywhere."""
+    rng = np.random.default_rng(3)
+    src, dst = rng.integers(0, 1000, 300), rng.integers(0, 1000, 300)
+    w = rng.random(300)
+    long_name = "x" * 150
+    path = tmp_path / "c.csv"
+    path.write_text(f"# {long_name}\n{long_name},weight,target,source\n"
+                    + "".join(f"a b,{c!r},{b},{a}\n" for a, b, c in zip(src.tolist(), dst.tolist(), w.tolist())))
+    monkeypatch.setattr(chunks, "CHUNK_BYTES", 64)
+    monkeypatch.setattr(snap_text, "_SLOW_CAP", 3)
+    g = read_graph(str(path), relabel=False)
+    np.testing.assert_array_equal(g.edges.src, src)
+    np.testing.assert_array_equal(g.edges.dst, dst)
+    np.testing.assert_array_equal(g.weights, w)
+    path.write_text(path.read_text().replace("source\n", "source\nz,2,3,q\n", 1))
+    with pytest.raises(InputError, match=r"c.csv:3 .*: not an integer vertex id: 'q'"):
+        read_graph(str(path))   # line numbers count the comment and the header
+
+
+CSV_BAD = [
+    # name, content, read_graph kwargs, what the message must hold
+    ("id.csv", b"source,target\n0,1\n2,x7\n", {}, ("id.csv:3", "byte offset 20", "'x7'")),
+    ("neg.csv", b"0,1\n-3,4\n", {}, ("neg.csv:2", "negative vertex id: '-3'")),
+    ("empty.csv", b"0,1\n2,\n", {}, ("empty.csv:2", "empty field where a vertex id belongs")),
+    ("float.csv", b"0.5,1\n", {}, ("float.csv:1", "not an integer vertex id: '0.5'")),
+    ("four.csv", b"0,1,2,3\n", {}, ("four.csv:1", "4 columns; expected 2 or 3", "header line naming")),
+    ("more.csv", b"0,1,0.5\n1,2,0.5,9\n", {}, ("more.csv:2", "4 columns; expected 3 comma-separated")),
+    ("fewer.csv", b"src,dst,w\n0,1,0.5\n1,2\n", {}, ("fewer.csv:3", "2 columns; expected 3", "line 1")),
+    ("named.csv", b"id,source,target\n0,1,2\n1,2,3,4\n", {}, ("named.csv:3", "4 columns; expected 3",
+                                                          "ignored, source, target")),
+    ("one.csv", b"0,1\n5\n", {}, ("one.csv:2", "one column ('5')")),
+    ("blank.csv", b"0 1\n", {}, ("blank.csv:1", "no comma or tab", "--format snap")),
+    ("inner.csv", b"0,1\n1 2,3\n", {}, ("inner.csv:2", "'1 2'")),
+    ("notarget.csv", b"source,dest\n0,1\n", {}, ("notarget.csv:1", "no target column", "target/dst/to/v")),
+    ("twice.csv", b"from,to,u\n0,1,2\n", {}, ("twice.csv:1", "2 source columns")),
+    ("wide.csv", b"a,b,c,d\n0,1,2,3\n", {}, ("wide.csv:1", "4 columns and names none")),
+    ("weight.csv", b"0,1,0.5\n1,2,heavy\n", {}, ("weight.csv:2", "weight is not a number: 'heavy'")),
+    ("negw.csv", b"0,1,0.5\n1,2,-1\n", {"weights": True}, ("negw.csv:2", "negative")),
+    ("noweight.csv", b"# c\n0,1\n", {"weights": True}, ("noweight.csv:2", "no weight column")),
+    ("header-only.csv", b"source,target\n", {}, ("header-only.csv", "no edges after the header")),
+    ("range.csv", b"0,1\n1,10\n", {"num_vertices": 10}, ("range.csv:2", "not below the vertex count 10")),
+    ("big.csv", b"0,99999999999999999999\n", {}, ("big.csv:1", "larger than 2**63 - 1")),
+]
+
+
+@pytest.mark.parametrize("name,content,kw,needles", CSV_BAD, ids=[b[0] for b in CSV_BAD])
+def test_csv_bad_input_names_file_line_value(tmp_path, capsys, name, content, kw, needles):
+    path = tmp_path / name
+    path.write_bytes(content)
+    with pytest.raises(InputError) as info:
+        read_graph(str(path), **kw)
+    for needle in needles:
+        assert needle in str(info.value), str(info.value)
+    command = ["sssp" if kw.get("weights") else "bfs", str(path), "--root", "0",
+               "--out", str(tmp_path / "t.csv"), "-q"]
+    if "num_vertices" in kw:
+        command += ["--num-vertices", str(kw["num_vertices"])]
+    assert cli.main(command) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("graph500: error: ") and needles[0] in err[0]
+    assert os.listdir(tmp_path) == [name]  # nothing written
+
+
+def test_snap_file_with_a_header_points_to_csv(tmp_path):
+    path = tmp_path / "e.tsv"
+    path.write_text("source\ttarget\n0\t5\n")
+    with pytest.raises(InputError, match="e.tsv:1 .*'source'; a header line .* --format csv"):
+        read_graph(str(path))
+    assert read_graph(str(path), format="csv").num_edges == 1
+
+
+def _summary(out: str, key: str) -> str:
+    return next(line for line in out.splitlines() if line.startswith(key))
+
+
+def test_cli_csv_bfs_convert_and_sssp(tmp_path, capsys):
+    edges = tmp_path / "edges.csv"
+    edges.write_text("source,target,weight\n0,5,0.5\n1,2,1.25\n5,1,2\n")
+    assert cli.main(["bfs", str(edges), "--root", "0"]) == 0
+    out = capsys.readouterr().out
+    assert "(csv, 6 vertices, 3 edge tuples" in out and "valid (Graph500 rules" in out
+    assert _summary(out, "reached:").startswith("reached:           4 vertices, 3 edge tuples")
+    assert cli.main(["sssp", str(edges), "--root", "0", "--out", str(tmp_path / "d.csv"), "-q"]) == 0
+    out = capsys.readouterr().out
+    assert "max distance 3.75" in out and "valid (Graph500 kernel-3 rules" in out
+    rows = (tmp_path / "d.csv").read_text().splitlines()
+    assert rows[0] == "vertex,parent,distance" and "2,1,3.75" in rows
+    # a SNAP file converted to CSV searches to the same tree
+    g = kronecker(8, 8)
+    txt = tmp_path / "g.txt"
+    write_graph(GraphFile(g), str(txt))
+    assert cli.main(["convert", str(txt), str(tmp_path / "out.csv"), "-q"]) == 0
+    capsys.readouterr()
+    summaries = []
+    for path in (txt, tmp_path / "out.csv"):
+        assert cli.main(["bfs", str(path), "--root", "1", "-q"]) == 0
+        out = capsys.readouterr().out
+        summaries.append((_summary(out, "reached:"), _summary(out, "validation:").split(",")[0]))
+    assert summaries[0] == summaries[1] and "valid (Graph500 rules" in summaries[0][1]
+
 # ---- the registry: the one list of formats ----------------------------------------------------
 
 def test_readme_formats_table_is_the_registrys():

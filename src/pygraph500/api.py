@@ -10,7 +10,9 @@ import ALGORITHMS``, ``import pygraph500.bfs.array``) through ``sys.modules``.
 """
 from __future__ import annotations
 
+import contextlib
 import dataclasses
+import warnings
 from dataclasses import dataclass
 
 import numpy as np
@@ -45,6 +47,33 @@ class SearchResult:
     def __getitem__(self, key):
         raise TypeError("a SearchResult is not indexed: use .distances and .predecessors, "
                         "or unpack it: dist, pred = result")
+
+
+class _Process:
+    shared_checked = False  # whether this process has looked for other busy processes
+
+
+@contextlib.contextmanager
+def _threads(threads):
+    """The call on ``threads`` worker threads (None: all), numba's count restored after. The
+    first call of the process first looks for other processes busy on the cores, as the CLI
+    does, and if it finds them makes the threads wait with a bounded spin (before OpenMP
+    starts: later it cannot change) and warns once."""
+    import numba
+
+    from .backend.threads import set_threads, shared_machine
+
+    if not _Process.shared_checked:
+        _Process.shared_checked = True
+        note = shared_machine(threads)
+        if note:
+            warnings.warn(f"pygraph500: {note}", RuntimeWarning, stacklevel=3)
+    before = numba.get_num_threads()
+    set_threads(threads)
+    try:
+        yield
+    finally:
+        numba.set_num_threads(before)
 
 
 def _is_networkx(graph) -> bool:
@@ -143,7 +172,8 @@ def as_csr(graph, source):
     return csr, int(source), gf
 
 
-def bfs(graph, source, *, algorithm="auto", scipy_compatible=False, deterministic=False):
+def bfs(graph, source, *, algorithm="auto", scipy_compatible=False, deterministic=False,
+        threads=None):
     """Breadth-first search from ``source``: a ``SearchResult`` (distances, predecessors).
 
     ``graph``: a CSRGraph (searched as it is), a square scipy.sparse matrix or array (stored
@@ -168,7 +198,8 @@ def bfs(graph, source, *, algorithm="auto", scipy_compatible=False, deterministi
     default). Several algorithms may pick different (equally valid) parents; distances
     never differ. ``deterministic=True``: the canonical tree, each vertex's parent its
     smallest neighbour one level nearer the source, whatever the algorithm (one of
-    ``DETERMINISTIC_ALGORITHMS``) and the number of threads.
+    ``DETERMINISTIC_ALGORITHMS``) and the number of threads. ``threads``: worker threads
+    for this call (default: all cores).
 
     >>> import networkx as nx, pygraph500
     >>> dist, pred = pygraph500.bfs(nx.path_graph(4), 0)
@@ -191,7 +222,8 @@ def bfs(graph, source, *, algorithm="auto", scipy_compatible=False, deterministi
             raise InputError(f"bfs: deterministic applies to {', '.join(DETERMINISTIC_ALGORITHMS)}"
                              f"; not to {algorithm}")
         options["deterministic"] = True
-    result = search_in_original_labels(fn, csr, root, depth=True, **options)
+    with _threads(threads):
+        result = search_in_original_labels(fn, csr, root, depth=True, **options)
     pred = np.asarray(result.parent, dtype=np.int64)
     dist = np.where(pred < 0, -1, np.asarray(result.depth, dtype=np.int64))
     if scipy_compatible:
@@ -274,7 +306,7 @@ def _smallest_weights(csr, src, dst, weights) -> np.ndarray:
 
 
 def sssp(graph, source, *, algorithm=None, scipy_compatible=False, weight="weight",
-         dtype=None):
+         dtype=None, threads=None):
     """Single-source shortest paths (Graph500 kernel 3) from ``source``: a ``SearchResult``
     (distances, predecessors), unpacked in the order ``scipy.sparse.csgraph.dijkstra``
     returns them.
@@ -294,6 +326,7 @@ def sssp(graph, source, *, algorithm=None, scipy_compatible=False, weight="weigh
     predecessors: int64, Graph500's convention, -1 where unreached and the source its own
     parent (``scipy_compatible=True``: scipy's -9999 for the source and unreached vertices).
     ``algorithm``: a name of ``pygraph500.sssp.ALGORITHMS`` (default: its default).
+    ``threads``: worker threads for this call (default: all cores).
 
     >>> import scipy.sparse as sp, pygraph500
     >>> a = sp.csr_array(([1.0, 2.0, 5.0], ([0, 1, 0], [1, 2, 2])), shape=(4, 4))
@@ -316,7 +349,8 @@ def sssp(graph, source, *, algorithm=None, scipy_compatible=False, weight="weigh
         raise InputError(f"sssp: algorithm {algorithm} computes in float32 only; float64: "
                          f"{', '.join(SSSP.names(lambda a: a.takes('dtype')))}")
     csr, root = as_weighted_csr(graph, source, weight, wide)
-    result = sssp_in_original_labels(fn, csr, root, **({"dtype": dtype} if wide else {}))
+    with _threads(threads):
+        result = sssp_in_original_labels(fn, csr, root, **({"dtype": dtype} if wide else {}))
     dist = np.asarray(result.distance, dtype=dtype)
     pred = np.asarray(result.parent, dtype=np.int64)
     if scipy_compatible:

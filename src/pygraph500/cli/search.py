@@ -26,12 +26,12 @@ def add(sub) -> None:
     add_hybrid_args(p)
     p = _search_parser(
         sub, "sssp", "kernel 3 (shortest paths) on a user's weighted graph file",
-        "Read FILE with its weights (SNAP third column, Matrix Market values, .npz weight), "
-        "run single-source shortest paths from --root (the file's own id), validate by the "
-        "Graph500 kernel-3 rules and print a summary. --out writes one row per reached "
-        "vertex, `vertex,parent,distance`, in the file's ids: CSV (.csv) or a (K, 3) float64 "
-        "table (.npy). Negative or NaN weights are refused (exit 2). Exit status 1 when the "
-        "result is invalid.",
+        "Read FILE with its weights (SNAP third column, CSV weight column, Matrix Market "
+        "values, .npz weight), run single-source shortest paths from --root (the file's own "
+        "id), validate by the Graph500 kernel-3 rules and print a summary. --out writes one "
+        "row per reached vertex, `vertex,parent,distance`, in the file's ids: CSV (.csv) or a "
+        "(K, 3) float64 table (.npy). Negative or NaN weights are refused (exit 2). Exit "
+        "status 1 when the result is invalid.",
         "weighted edge list", "the paths", "SSSP", SSSP_ALGORITHMS)
     p.add_argument("--unit-weights", action="store_true",
                    help="a file without weights: every weight 1.0 (else an error)")

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from ..errors import InputError
+from .csv_text import read_csv, write_csv
 from .file_access import check_readable
 from .g500_binary import read_g500, write_g500
 from .matrix_market import read_mtx, write_mtx
@@ -62,9 +63,22 @@ def _binary(head: bytes) -> bool:
     return b"\x00" in head
 
 
+def _first_line(head: bytes) -> bytes:
+    """The first line of ``head`` that is neither blank nor a ``#``/``%`` comment (a UTF-8
+    byte order mark before it passed over)."""
+    head = head.removeprefix(b"\xef\xbb\xbf")
+    return next((t for t in (line.strip() for line in head.split(b"\n"))
+                 if t and t[:1] not in (b"#", b"%")), b"")
+
+
 def _text(head: bytes) -> bool:
-    """no NUL byte in the first 4 KiB"""
-    return b"\x00" not in head
+    """no NUL byte in the first 4 KiB, no comma in the first line that is not a comment"""
+    return b"\x00" not in head and b"," not in _first_line(head)
+
+
+def _comma_text(head: bytes) -> bool:
+    """no NUL byte in the first 4 KiB, a comma in the first line that is not a comment"""
+    return b"\x00" not in head and b"," in _first_line(head)
 
 
 REGISTRY: dict[str, Format] = {f.name: f for f in (
@@ -74,6 +88,11 @@ REGISTRY: dict[str, Format] = {f.name: f for f in (
                    "are ignored",
            (".txt", ".tsv", ".el", ".snap", ".wel"), read_snap, write_snap,
            sniff=_text, weighted=True, directed=True, compressible=True),
+    Format("csv", "text, one `source,target[,weight]` a line, comma- or tab-separated; an "
+                  "optional header line may name the columns (`source`/`src`/`from`/`u`, "
+                  "`target`/`dst`/`to`/`v`, `weight`/`w`, any order; other named columns are "
+                  "ignored); `#` and `%` comments",
+           (".csv",), read_csv, write_csv, sniff=_comma_text, weighted=True, compressible=True),
     Format("mtx", "Matrix Market coordinate (through `scipy.io`); vertices are row/column "
                   "numbers - 1",
            (".mtx", ".mm"), read_mtx, write_mtx, magic=b"%%MatrixMarket",

@@ -19,8 +19,8 @@ from .text_kernels import F32_ROUNDS_TO_INF
 __all__ = ["read_weights", "write_weights", "float32_weights", "weight_problem", "NO_WEIGHTS_HINT"]
 
 # What to say when a file holds no weights (the options of the `graph500` command).
-NO_WEIGHTS_HINT = ("give them in a format that holds them (SNAP third column, Matrix Market "
-                   "real, npz weight) or use --unit-weights")
+NO_WEIGHTS_HINT = ("give them in a format that holds them (SNAP third column, CSV weight "
+                   "column, Matrix Market real, npz weight) or use --unit-weights")
 
 
 def weight_problem(x: float) -> str | None:
