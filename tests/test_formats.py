@@ -407,6 +407,7 @@ CSV_SAME = [  # every one holds the edges 0-5 (weight 0.5) and 1-2 (weight 1.25)
     ("bom-crlf-blanks-comments", b"\xef\xbb\xbf# from a spreadsheet\r\n\"u\" , \"v\", \"w\"\r\n"
                                  b"% kept out\r\n 0 , 5 ,0.5\r\n\r\n1,2 , 1.25 \r\n"),
     ("positional-header", b"node_a,node_b,cost\n0,5,0.5\n1,2,1.25\n"),
+    ("trailing-separators", b"from\tto\tweight\t\n0\t5\t0.5\t\n1\t2\t1.25\t\n"),  # an empty column
 ]
 
 
@@ -477,6 +478,7 @@ CSV_BAD = [
     ("float.csv", b"0.5,1\n", {}, ("float.csv:1", "not an integer vertex id: '0.5'")),
     ("four.csv", b"0,1,2,3\n", {}, ("four.csv:1", "4 columns; expected 2 or 3", "header line naming")),
     ("more.csv", b"0,1,0.5\n1,2,0.5,9\n", {}, ("more.csv:2", "4 columns; expected 3 comma-separated")),
+    ("trail.csv", b"0\t1\t\n", {}, ("trail.csv:1", "weight is not a number: ''")),  # empty third
     ("fewer.csv", b"src,dst,w\n0,1,0.5\n1,2\n", {}, ("fewer.csv:3", "2 columns; expected 3", "line 1")),
     ("named.csv", b"id,source,target\n0,1,2\n1,2,3,4\n", {}, ("named.csv:3", "4 columns; expected 3",
                                                           "ignored, source, target")),

@@ -37,10 +37,11 @@ _ROLE_OF = {name.encode(): role for role, names in COLUMN_NAMES.items() for name
 _ROLE_NAME = {SOURCE: "source", TARGET: "target", WEIGHT: "weight", IGNORED: "ignored"}
 _BOM = b"\xef\xbb\xbf"
 _SEPARATORS = {44: "comma", 9: "tab"}
+_BLANKS = b" \t\r\x0b\x0c"   # what the parser passes over around a field (but the separator)
 
 
 def _data_lines(head: bytes, skip: int):
-    """(line number, byte offset after the line, stripped text) of the first two lines of
+    """(line number, byte offset after the line, the line) of the first two lines of
     ``head[skip:]`` that are neither blank nor comments; a line cut by HEAD_BYTES is left out."""
     found = []
     offset = skip
@@ -51,7 +52,7 @@ def _data_lines(head: bytes, skip: int):
         offset += len(raw) + 1
         text = raw.strip()
         if text and text[:1] not in (b"#", b"%"):
-            found.append((number, offset, text))
+            found.append((number, offset, raw))
             if len(found) == 2:
                 break
     return found
@@ -62,9 +63,13 @@ def _separator(text: bytes) -> int | None:
     return next((sep for sep in _SEPARATORS if bytes([sep]) in text), None)
 
 
-def _fields(text: bytes, sep: int | None) -> list[bytes]:
-    """The fields of a line, blanks and quotes around them dropped."""
-    return [f.strip().strip(b"\"'").strip() for f in (text.split(bytes([sep])) if sep else [text])]
+def _fields(line: bytes, sep: int | None) -> list[bytes]:
+    """The fields of a line as the parser splits it (a tab separator ends a field, even
+    the last), blanks and quotes around each dropped."""
+    if sep is None:
+        return [line.strip()]
+    line = line.strip(_BLANKS.replace(bytes([sep]), b""))
+    return [f.strip().strip(b"\"'").strip() for f in line.split(bytes([sep]))]
 
 
 def _is_name(field: bytes) -> bool:
@@ -110,7 +115,7 @@ def csv_layout(path: str, head: bytes, weights: bool = False) -> TextLayout:
     sep = _separator(text) or (_separator(header[2]) if header else None)
     if sep is None:
         raise InputError(f"{path}:{number}: no comma or tab between the columns "
-                         f"({excerpt(text, 60)}); blank-separated files are --format snap")
+                         f"({excerpt(text.strip(), 60)}); blank-separated files are --format snap")
     kind = f"{_SEPARATORS[sep]}-separated"
     if header:
         names = [f.lower() for f in _fields(header[2], sep)]
@@ -123,7 +128,8 @@ def csv_layout(path: str, head: bytes, weights: bool = False) -> TextLayout:
                              f"none of source, target, weight: expected 2 or 3 (source, target"
                              f"[, weight]), or a header naming them")
         shown = ", ".join(_ROLE_NAME[r] for r in roles)
-        expected = f"{width} {kind} columns ({shown}) as the header on line {header[0]} names them"
+        expected = (f"{width} {kind} columns ({shown}) as the header on line {header[0]} "
+                    + ("names them" if named else "has them"))
         skip, skip_lines = header[1], header[0]
     else:
         width = len(_fields(text, sep))
