@@ -7,6 +7,7 @@ import warnings
 import networkx as nx
 import numpy as np
 import pytest
+from hypothesis import given, settings, strategies as st
 import scipy.sparse as sp
 from scipy.sparse.csgraph import breadth_first_order, dijkstra, shortest_path
 
@@ -79,11 +80,59 @@ def test_scipy_compatible_conventions():
     np.testing.assert_array_equal(g500.distances, [0, 1, 2, -1, -1, -1])
 
 
-def test_directed_input_is_searched_undirected():
+def test_directed_by_the_inputs_nature_and_by_choice():
+    """A DiGraph and a scipy matrix are directed by default (as networkx and csgraph take
+    them), edge arrays undirected (Graph500's); directed=False follows edges both ways."""
     D = nx.DiGraph([(0, 1), (2, 1), (3, 2)])
-    np.testing.assert_array_equal(pygraph500.bfs(D, 0).distances, [0, 1, 2, 3])
+    np.testing.assert_array_equal(pygraph500.bfs(D, 0).distances, [0, 1, -1, -1])
+    np.testing.assert_array_equal(pygraph500.bfs(D, 3).distances, [-1, 2, 1, 0])
+    np.testing.assert_array_equal(pygraph500.bfs(D, 0, directed=False).distances, [0, 1, 2, 3])
     a = nx.to_scipy_sparse_array(D, format="csr")
-    np.testing.assert_array_equal(pygraph500.bfs(a, 0).distances, [0, 1, 2, 3])
+    np.testing.assert_array_equal(pygraph500.bfs(a, 0).distances, [0, 1, -1, -1])
+    np.testing.assert_array_equal(pygraph500.bfs(a, 0, directed=False).distances, [0, 1, 2, 3])
+    edges = (np.array([0, 2, 3]), np.array([1, 1, 2]))
+    np.testing.assert_array_equal(pygraph500.bfs(edges, 0).distances, [0, 1, 2, 3])
+    np.testing.assert_array_equal(pygraph500.bfs(edges, 0, directed=True).distances,
+                                  [0, 1, -1, -1])
+    with pytest.raises(InputError, match="direction-optimizing searches undirected graphs "
+                                         "only; directed: topdown-queue"):
+        pygraph500.bfs(D, 0, algorithm="direction-optimizing")
+    with pytest.raises(InputError, match="delta-stepping searches undirected graphs only"):
+        pygraph500.sssp(D, 0, algorithm="delta-stepping")
+
+
+_DIRECTED_BFS = sorted(ALGORITHMS.directed_names()) + ["auto"]
+
+
+@settings(max_examples=50, deadline=None)
+@given(st.integers(2, 60), st.integers(0, 240), st.integers(0, 2**32 - 1))
+def test_directed_searches_equal_scipys(n, m, seed):
+    """Every algorithm whose record says directed, and both SSSP ones, against csgraph's
+    directed=True on random digraphs (duplicates and self-loops included)."""
+    from pygraph500.sssp import ALGORITHMS as SSSP
+
+    rng = np.random.default_rng(seed)
+    src, dst = rng.integers(0, n, m), rng.integers(0, n, m)
+    w = rng.integers(1, 100, m).astype(np.float64) / 4  # exact in float32
+    root = int(rng.integers(0, n))
+    ones = sp.csr_array((np.ones(m), (src, dst)), shape=(n, n))
+    want = shortest_path(ones, unweighted=True, directed=True, indices=root)
+    for algorithm in _DIRECTED_BFS:
+        dist, pred = pygraph500.bfs(ones, root, algorithm=algorithm)
+        np.testing.assert_array_equal(np.where(dist < 0, np.inf, dist), want)
+        for v in np.flatnonzero((pred >= 0) & (np.arange(n) != root)):
+            assert ones[pred[v], v] and dist[pred[v]] == dist[v] - 1, algorithm
+    keep = src != dst  # csgraph sums duplicates: give it each pair's smallest weight
+    order = np.lexsort((w[keep], src[keep] * n + dst[keep]))
+    s_, d_, w_ = src[keep][order], dst[keep][order], w[keep][order]
+    first = np.ones(len(s_), bool)
+    first[1:] = (s_[1:] != s_[:-1]) | (d_[1:] != d_[:-1])
+    weighted = sp.csr_array((w_[first], (s_[first], d_[first])), shape=(n, n))
+    want = dijkstra(weighted, directed=True, indices=root)
+    for algorithm in SSSP.directed_names():
+        edges = EdgeList(src.astype(np.int64), dst.astype(np.int64), n, w.astype(np.float32))
+        dist, pred = pygraph500.sssp(edges, root, directed=True, algorithm=algorithm)
+        np.testing.assert_array_equal(dist, want)
 
 
 def test_a_source_beyond_the_ids_is_refused():
@@ -254,7 +303,7 @@ def test_sssp_float64_keeps_the_smallest_given_weight():
     G.add_weighted_edges_from(zip(src.tolist(), dst.tolist(), w.tolist()))
     m_ = sp.coo_array((w, (src, dst)), shape=(n, n))
     for graph in ((src, dst, w), G, m_):
-        d, p = pygraph500.sssp(graph, 0, dtype=np.float64)
+        d, p = pygraph500.sssp(graph, 0, dtype=np.float64, directed=False)
         np.testing.assert_allclose(d, ref, rtol=0, atol=0)
         reached = np.flatnonzero(np.isfinite(d))
         for v in reached[reached != 0]:

@@ -19,7 +19,7 @@ import numpy as np
 
 from .bfs import DEFAULT_ALGORITHM, DETERMINISTIC_ALGORITHMS, get_algorithm
 from .errors import InputError, shown
-from .graph import CSRGraph, EdgeList, build_csr, from_networkx, from_scipy
+from .graph import CSRGraph, EdgeList, build_csr, directed_csr, from_networkx, from_scipy
 from .graph.relabel import search_in_original_labels
 
 __all__ = ["bfs", "sssp", "SearchResult", "as_csr", "as_weighted_csr", "AUTO_SMALL_EDGES",
@@ -67,13 +67,26 @@ def _threads(threads):
         _Process.shared_checked = True
         note = shared_machine(threads)
         if note:
-            warnings.warn(f"pygraph500: {note}", RuntimeWarning, stacklevel=3)
+            warnings.warn(f"pygraph500: {note}", RuntimeWarning, stacklevel=_caller_level())
     before = numba.get_num_threads()
     set_threads(threads)
     try:
         yield
     finally:
         numba.set_num_threads(before)
+
+
+def _caller_level() -> int:
+    """warnings.warn's stacklevel of the first frame outside this package (the user's)."""
+    import os
+    import sys
+
+    here = os.path.dirname(os.path.abspath(__file__))
+    frame, level = sys._getframe(1), 1
+    while frame is not None and (os.path.abspath(frame.f_code.co_filename).startswith(here)
+                                 or "contextlib" in frame.f_code.co_filename):
+        frame, level = frame.f_back, level + 1
+    return level
 
 
 def _is_networkx(graph) -> bool:
@@ -133,6 +146,124 @@ def _edge_columns(graph):
             rows[:, 2] if rows.shape[1] == 3 else None)
 
 
+def is_directed_input(graph) -> bool:
+    """The input's own nature, the default of ``directed``: a networkx DiGraph and a scipy
+    matrix are directed (as those libraries take them: csgraph's ``directed=True``), a
+    GraphFile as its file says, a CSRGraph as it was built; edge arrays, rows, DataFrames
+    and EdgeLists are undirected, as Graph500's edge lists are."""
+    import scipy.sparse as sp
+
+    from .io import GraphFile
+
+    if _is_networkx(graph):
+        return bool(graph.is_directed())
+    if sp.issparse(graph):
+        return True
+    if isinstance(graph, (GraphFile, CSRGraph)):
+        return bool(graph.directed)
+    return False
+
+
+def _directed(graph, source, weight=None, wide=False):
+    """(out-edge CSRGraph, vertex number of ``source``) of any accepted input, its edges
+    followed as given (an undirected networkx graph's both ways); ``weight``: the networkx
+    attribute, or True for the other kinds' weights (float64 with ``wide``). A graph whose
+    every edge has its reverse (with the same weight) is the undirected one, and says so,
+    so that every algorithm can search it."""
+    csr, root = _out_edges(graph, source, weight, wide)
+    return (_undirected_if_symmetric(csr) if csr.directed else csr), root
+
+
+def _undirected_if_symmetric(csr):
+    """``csr`` marked undirected when its transpose is itself (weights included)."""
+    n = np.int64(csr.num_vertices)
+    rows = np.repeat(np.arange(n, dtype=np.int64), np.diff(csr.indptr))
+    key = rows * n + csr.indices
+    back = csr.indices.astype(np.int64) * n + rows
+    order = np.argsort(back, kind="stable")
+    if not np.array_equal(back[order], key):
+        return csr
+    if csr.weights is not None and not np.array_equal(csr.weights[order], csr.weights):
+        return csr
+    return dataclasses.replace(csr, directed=False)
+
+
+def _out_edges(graph, source, weight=None, wide=False):
+    """``_directed``'s graph as given: (out-edge CSRGraph, vertex number of ``source``)."""
+    import scipy.sparse as sp
+
+    from .io import GraphFile
+
+    dtype = np.float64 if wide else np.float32
+    if isinstance(graph, CSRGraph):
+        csr = graph if (weight is None or graph.weights is None or not wide) else \
+            dataclasses.replace(graph, weights=graph.weights.astype(np.float64))
+        return csr, _vertex(source, csr.num_vertices)
+    if _is_networkx(graph):
+        nodes = list(graph)
+        index = {node: i for i, node in enumerate(nodes)}
+        if source not in index:
+            raise InputError(f"source {shown(source)} is not a node of the networkx graph")
+        triples = [(index[u], index[v], w) for u, v, w in
+                   graph.edges(data=weight if weight is not None else "weight", default=1)]
+        src, dst, w = (np.array(c) for c in zip(*triples)) if triples else ([], [], [])
+        if not graph.is_directed():
+            src, dst, w = np.r_[src, dst], np.r_[dst, src], np.r_[w, w]
+        w = _weights(w, dtype) if weight is not None else None
+        return directed_csr(src, dst, len(nodes), w), index[source]
+    if isinstance(graph, GraphFile):
+        e = graph.edges
+        w = _weights(e.weight, dtype) if weight is not None else None
+        return directed_csr(e.src, e.dst, e.num_vertices, w), graph.vertex(source)
+    if sp.issparse(graph):
+        if graph.ndim != 2 or graph.shape[0] != graph.shape[1]:
+            raise InputError(f"a graph's matrix must be square, got shape {graph.shape}")
+        coo = sp.coo_array(graph)
+        w = _weights(coo.data, dtype) if weight is not None else None
+        csr = directed_csr(coo.row, coo.col, graph.shape[0], w)
+        return csr, _vertex(source, csr.num_vertices)
+    if isinstance(graph, EdgeList):
+        w = _weights(graph.weight, dtype) if weight is not None else None
+        csr = directed_csr(graph.src, graph.dst, graph.num_vertices, w)
+        return csr, _vertex(source, csr.num_vertices)
+    columns = _edge_columns(graph)
+    if columns is None and isinstance(graph, tuple) and len(graph) in (2, 3):
+        columns = (*graph, None)[:3]
+    if columns is None:
+        raise InputError(f"graph must be a CSRGraph, a scipy.sparse matrix, a networkx graph, "
+                         f"an EdgeList, a GraphFile, an (src, dst) tuple of arrays, edge rows "
+                         f"or a pandas DataFrame; got {type(graph).__name__}")
+    edges = _edges_from_arrays(columns[0], columns[1],
+                               None if columns[2] is None else np.asarray(columns[2]))
+    w = None
+    if weight is not None:
+        if columns[2] is None:
+            raise InputError("sssp needs weights: a third column (u, v, weight), or a "
+                             "DataFrame column named weight")
+        w = _weights(columns[2], dtype)
+    csr = directed_csr(edges.src, edges.dst, edges.num_vertices, w)
+    return csr, _vertex(source, csr.num_vertices)
+
+
+def _weights(w, dtype) -> np.ndarray:
+    """Weights as ``dtype``, refused in one line when one is negative or not a number."""
+    w = np.asarray(w)
+    if w.dtype.kind not in "iuf":
+        raise InputError("weights must be numbers")
+    w = w.astype(dtype)
+    bad = np.flatnonzero(~(w >= 0))
+    if bad.size:
+        raise InputError(f"weight {w[bad[0]]} of edge {bad[0]}: weights must be non-negative "
+                         f"numbers")
+    return w
+
+
+def _vertex(source, n: int) -> int:
+    if not isinstance(source, (int, np.integer)) or not 0 <= int(source) < n:
+        raise InputError(f"source {shown(source)} is not a vertex (0..{n - 1})")
+    return int(source)
+
+
 def as_csr(graph, source):
     """(CSRGraph, vertex number of ``source``, GraphFile or None) for any accepted graph."""
     import scipy.sparse as sp
@@ -172,8 +303,8 @@ def as_csr(graph, source):
     return csr, int(source), gf
 
 
-def bfs(graph, source, *, algorithm="auto", scipy_compatible=False, deterministic=False,
-        threads=None):
+def bfs(graph, source, *, directed=None, algorithm="auto", scipy_compatible=False,
+        deterministic=False, threads=None):
     """Breadth-first search from ``source``: a ``SearchResult`` (distances, predecessors).
 
     ``graph``: a CSRGraph (searched as it is), a square scipy.sparse matrix or array (stored
@@ -184,10 +315,13 @@ def bfs(graph, source, *, algorithm="auto", scipy_compatible=False, deterministi
     GraphFile from ``read_graph`` (``source`` is then the user's id, the arrays are indexed by
     vertex number; ``graph.user_ids`` maps them back). Ids of arrays, rows and DataFrames are
     the vertices ``0..max``; ``source`` must be one of them.
-    The graph is undirected, as in Graph500: a directed input's edges are followed both ways
-    (scipy's ``directed=False``). Anything but a CSRGraph is built first (kernel 1): to search
-    one graph many times, build it once with ``graph.from_scipy`` / ``from_networkx`` /
-    ``build_csr``.
+    ``directed``: follow each edge one way only (the default is the input's nature,
+    ``is_directed_input``: networkx DiGraphs and scipy matrices directed, as those libraries
+    do; edge lists undirected, as Graph500's), or both ways (False: scipy's
+    ``directed=False``). A directed search runs on the algorithms whose records say so
+    (top-down ones; ``auto``: ``reference`` or ``topdown-queue``). Anything but a CSRGraph is
+    built first (kernel 1): to search one graph many times, build it once with
+    ``graph.from_scipy`` / ``from_networkx`` / ``build_csr``.
 
     distances: int64 hops, ``-1`` where unreached; predecessors: int64, Graph500's
     convention, ``-1`` where unreached, the source its own parent. With
@@ -212,10 +346,19 @@ def bfs(graph, source, *, algorithm="auto", scipy_compatible=False, deterministi
     >>> pygraph500.bfs(([0, 1], [1, 2]), 2).distances.tolist()
     [2, 1, 0]
     """
-    csr, root, _ = as_csr(graph, source)
+    from .bfs import ALGORITHMS
+
+    directed = is_directed_input(graph) if directed is None else bool(directed)
+    csr, root = _directed(graph, source) if directed else as_csr(graph, source)[:2]
     if algorithm == "auto":
-        algorithm = "reference" if csr.num_directed_edges < AUTO_SMALL_EDGES else DEFAULT_ALGORITHM
+        big = csr.num_directed_edges >= AUTO_SMALL_EDGES
+        algorithm = (("topdown-queue" if csr.directed else DEFAULT_ALGORITHM) if big
+                     else "reference")
     fn = get_algorithm(algorithm)
+    if csr.directed and not fn.directed:
+        raise InputError(f"bfs: algorithm {algorithm} searches undirected graphs only; "
+                         f"directed: {', '.join(ALGORITHMS.directed_names())} (or "
+                         f"directed=False)")
     options = {}
     if deterministic:
         if algorithm not in DETERMINISTIC_ALGORITHMS:
@@ -305,19 +448,21 @@ def _smallest_weights(csr, src, dst, weights) -> np.ndarray:
     return w[first][np.searchsorted(key[first], rows * n + csr.indices)]
 
 
-def sssp(graph, source, *, algorithm=None, scipy_compatible=False, weight="weight",
-         dtype=None, threads=None):
+def sssp(graph, source, *, directed=None, algorithm=None, scipy_compatible=False,
+         weight="weight", dtype=None, threads=None):
     """Single-source shortest paths (Graph500 kernel 3) from ``source``: a ``SearchResult``
     (distances, predecessors), unpacked in the order ``scipy.sparse.csgraph.dijkstra``
     returns them.
 
-    ``graph``: a square scipy.sparse matrix (the stored values are the weights; both
-    directions are followed and the smaller weight wins, scipy's ``directed=False``), a
+    ``graph``: a square scipy.sparse matrix (the stored values are the weights), a
     networkx graph (edge attribute ``weight``, 1 where missing), a ``(src, dst, weights)``
     tuple of arrays, edge rows ``(u, v, w)`` (an (N, 3) array or a list), a pandas DataFrame
     with a weight column, an EdgeList with ``weight``, a weighted GraphFile, or a weighted
     CSRGraph.
-    Weights must be non-negative (InputError otherwise).
+    Weights must be non-negative (InputError otherwise). ``directed``: as ``bfs``'s (the
+    input's nature by default; ``False``: both ways, the smaller weight of a pair wins, as
+    scipy's ``directed=False``); directed runs on the algorithms whose records say so
+    (default then ``dijkstra``).
 
     ``dtype``: float32 (the default, Graph500's: weights and sums in float32) or float64
     (the default with ``scipy_compatible=True``: the weights as given and float64 sums, as
@@ -342,13 +487,24 @@ def sssp(graph, source, *, algorithm=None, scipy_compatible=False, weight="weigh
     if dtype not in (np.float32, np.float64):
         raise InputError(f"sssp: dtype must be float32 or float64, got {dtype}")
     wide = dtype == np.float64
+    directed = is_directed_input(graph) if directed is None else bool(directed)
+    if algorithm is not None:
+        SSSP.get_algorithm(algorithm)  # an unknown name first, before any work
+    csr, root = (_directed(graph, source, weight, wide) if directed
+                 else as_weighted_csr(graph, source, weight, wide))
+    if not csr.weighted:
+        raise InputError("sssp needs a weighted graph (scipy values, a networkx weight "
+                         "attribute, (src, dst, weights), or an EdgeList with weight)")
     if algorithm is None:
-        algorithm = SSSP.names(lambda a: a.takes("dtype"))[0] if wide else SSSP.default
+        algorithm = (SSSP.names(lambda a: a.takes("dtype") and (a.directed or not csr.directed))[0]
+                     if wide or csr.directed else SSSP.default)
     fn = SSSP.get_algorithm(algorithm)
     if wide and not fn.takes("dtype"):
         raise InputError(f"sssp: algorithm {algorithm} computes in float32 only; float64: "
                          f"{', '.join(SSSP.names(lambda a: a.takes('dtype')))}")
-    csr, root = as_weighted_csr(graph, source, weight, wide)
+    if csr.directed and not fn.directed:
+        raise InputError(f"sssp: algorithm {algorithm} searches undirected graphs only; "
+                         f"directed: {', '.join(SSSP.directed_names())} (or directed=False)")
     with _threads(threads):
         result = sssp_in_original_labels(fn, csr, root, **({"dtype": dtype} if wide else {}))
     dist = np.asarray(result.distance, dtype=dtype)

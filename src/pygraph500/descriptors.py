@@ -43,7 +43,9 @@ class Algorithm:
     bottom-up only searches, which rescan the unvisited vertices each level.
     ``examines_every_edge``: every level reads every adjacency entry. ``prepare(graph)``:
     the form of the graph it searches instead of the CSR, built once and timed as
-    construction."""
+    construction. ``directed``: it only follows out-edges (top-down BFS levels, pushed
+    relaxations), so it searches a directed graph (``CSRGraph.directed``) correctly; the
+    others refuse one."""
 
     name: str
     kernel: str                      # "bfs" (kernel 2) or "sssp" (kernel 3)
@@ -57,6 +59,7 @@ class Algorithm:
     python_levels: bool = False
     examines_every_edge: bool = False
     prepare: Callable | None = None
+    directed: bool = False           # searches a directed graph's out-edges correctly
 
     @property
     def options(self) -> tuple[Option, ...]:
@@ -89,6 +92,10 @@ class Algorithm:
 
     def __call__(self, graph, root, **options):
         self.check_options(options)
+        if getattr(graph, "directed", False) and not self.directed:
+            raise InputError(f"{self.kernel.upper()} algorithm {self.name} searches undirected "
+                             f"graphs only (its levels read in-edges); graph500 info "
+                             f"--algorithms says which search directed ones")
         return self.function(graph, root, **options)
 
 
@@ -121,6 +128,10 @@ class Registry(Mapping):
         finally:
             del self._by_name[record.name]
 
+    def directed_names(self) -> tuple[str, ...]:
+        """The algorithms that search directed graphs."""
+        return self.names(lambda a: a.directed)
+
     def get_algorithm(self, name: str) -> Algorithm:
         """The record of ``name``; InputError naming the known ones otherwise."""
         try:
@@ -141,7 +152,8 @@ class Registry(Mapping):
         """Markdown: every algorithm, what it is, where it runs and its options."""
         rows = [f"| name | what it is | runs on | options |", "|---|---|---|---|"]
         for a in self._by_name.values():
-            where = ", ".join(a.backends) + (", distributed" if a.distributed else "")
+            where = (", ".join(a.backends) + (", distributed" if a.distributed else "")
+                     + ("; directed graphs" if a.directed else ""))
             opts = "; ".join(f"`{o.name}` ({o.default!r}): {o.help}" for o in a.options)
             default = " (default)" if a.name == self.default else ""
             source = f" [{a.source}]" if a.source else ""

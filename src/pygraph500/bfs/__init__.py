@@ -38,10 +38,10 @@ ALGORITHMS = Registry("bfs", (
     Algorithm("topdown-queue", "bfs", bfs_topdown_queue,
               "level-synchronous top-down with frontier queues; the next queue from "
               "per-thread buffers, no lock", "thesis Algorithm 2",
-              option_help("depth", "deterministic"), distributed=True),
+              option_help("depth", "deterministic"), distributed=True, directed=True),
     Algorithm("topdown-bitmap", "bfs", bfs_topdown_bitmap,
               "level-synchronous top-down with the frontier as a bitmap, no queues",
-              "thesis Algorithm 3", option_help("depth", "deterministic")),
+              "thesis Algorithm 3", option_help("depth", "deterministic"), directed=True),
     Algorithm("bottomup", "bfs", bfs_bottomup,
               "every level bottom-up: each unvisited vertex stops at its first frontier "
               "neighbour (quadratic on long paths, by nature)", "Beamer et al. 2012",
@@ -51,7 +51,7 @@ ALGORITHMS = Registry("bfs", (
               "paper 001, 2.3", option_help("depth", "deterministic"), python_levels=True),
     Algorithm("reference", "bfs", bfs_reference,
               "the serial FIFO-queue BFS", "thesis Algorithm 1",
-              option_help("depth", "deterministic")),
+              option_help("depth", "deterministic"), directed=True),
     Algorithm("hybrid", "bfs", bfs_hybrid,
               "task-based BFS: t vertex-range tasks, each level each task on the compiled "
               "CPU engine or the array side (CuPy on a GPU, NumPy where none) by a threshold "

@@ -49,7 +49,9 @@ class EdgeList:
 
 @dataclass(frozen=True)
 class CSRGraph:
-    """Symmetric adjacency in CSR form: no self-loops, no duplicate neighbours, sorted lists.
+    """Symmetric adjacency in CSR form: no self-loops, no duplicate neighbours, sorted lists;
+    or, ``directed``, each vertex's out-neighbours (``directed_csr``: the Python API's
+    directed searches; the benchmark's graphs are undirected).
 
     ``indices`` is int32 when ``num_vertices < 2**31``, else int64. Never mutated.
     ``num_input_edges`` is the length of the EdgeList it was built from. Vertex ids are the
@@ -72,6 +74,7 @@ class CSRGraph:
     # sum over a component's vertices is its TEPS numerator, so validation against this graph
     # (``validate.validate_csr``) needs no tuples. None when not built by kernel 1.
     tuple_degree: np.ndarray | None = field(default=None, compare=False, repr=False)
+    directed: bool = False
 
     @property
     def relabelled(self) -> bool:
@@ -162,7 +165,12 @@ class CSRGraph:
         ends = zip(src[keep].tolist(), dst[keep].tolist())
         if nodes is not None:
             ends = ((names[u], names[v]) for u, v in ends)
-        g = nx.Graph()
+        if self.directed:
+            keep = np.ones(src.shape, bool)
+            ends = zip(src.tolist(), dst.tolist())
+            if nodes is not None:
+                ends = ((names[u], names[v]) for u, v in ends)
+        g = nx.DiGraph() if self.directed else nx.Graph()
         g.add_nodes_from(names)
         if self.weights is None or weight is None:
             g.add_edges_from(ends)
@@ -170,6 +178,32 @@ class CSRGraph:
             w = self.weights[keep].tolist()
             g.add_weighted_edges_from(((u, v, x) for (u, v), x in zip(ends, w)), weight=weight)
         return g
+
+
+def directed_csr(src, dst, num_vertices: int, weights=None) -> CSRGraph:
+    """The out-edge CSR of directed edges ``src[i] -> dst[i]``: self-loops dropped, one entry
+    per ordered pair (the smallest weight of its duplicates), sorted lists. ``weights`` keep
+    their dtype (float32, or float64 for the API's float64 searches)."""
+    src = np.asarray(src, np.int64)
+    dst = np.asarray(dst, np.int64)
+    keep = src != dst
+    n = np.int64(num_vertices)
+    key = src[keep] * n + dst[keep]
+    if weights is None:
+        key = np.unique(key)
+        w = None
+    else:
+        w = np.asarray(weights)[keep]
+        order = np.lexsort((w, key))
+        key, w = key[order], w[order]
+        first = np.ones(key.shape, bool)
+        first[1:] = key[1:] != key[:-1]
+        key, w = key[first], np.ascontiguousarray(w[first])
+    indptr = np.zeros(num_vertices + 1, np.int64)
+    np.cumsum(np.bincount(key // n, minlength=num_vertices), out=indptr[1:])
+    indices = (key % n).astype(index_dtype(num_vertices))
+    return CSRGraph(indptr, indices, int(num_vertices), int(src.shape[0]), weights=w,
+                    directed=True)
 
 
 def networkx_module():

@@ -24,7 +24,7 @@ ALGORITHMS = Registry("sssp", (
               "serial binary-heap Dijkstra: the choice for high-diameter graphs, and the "
               "one that computes in float64", "Dijkstra 1959",
               {"dtype": "the distances' dtype: float32 (Graph500's), or float64 with float64 "
-                        "weights"}),
+                        "weights"}, directed=True),
     Algorithm("bellman-ford", "sssp", sssp_bellman_ford,
               "frontier-based Bellman-Ford on the array backend (NumPy or CuPy) with a "
               "near-far split of the frontier", "Davidson et al. 2014 (near-far)",
@@ -33,7 +33,7 @@ ALGORITHMS = Registry("sssp", (
                "on_device": "leave parent and distance where they were computed",
                "scatter": "auto, at or sort: how the minimum per target is taken",
                "delta": "the near-far split (inf: plain Bellman-Ford)"},
-              backends=BACKENDS, python_levels=True),
+              backends=BACKENDS, python_levels=True, directed=True),
 ), default="delta-stepping")
 DEFAULT_ALGORITHM = ALGORITHMS.default
 get_algorithm = ALGORITHMS.get_algorithm

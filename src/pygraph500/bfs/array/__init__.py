@@ -24,10 +24,10 @@ from .edge_parallel import bfs_edge_parallel
 from .search import bfs_bitmap_filter, bfs_frontier_mask, bfs_gpu_queue, bfs_sort_unique
 
 
-def _array(name, function, summary, source, *more_options):
+def _array(name, function, summary, source, *more_options, directed=True):
     return Algorithm(name, "bfs", function, summary, source,
                      option_help("backend", "depth", "on_device", *more_options),
-                     backends=BACKENDS, python_levels=True)
+                     backends=BACKENDS, python_levels=True, directed=directed)
 
 
 ARRAY_ALGORITHMS = {a.name: a for a in (
@@ -39,14 +39,15 @@ ARRAY_ALGORITHMS = {a.name: a for a in (
            "queue degrees, their prefix sum, a work item per next-level-frontier element "
            "found by binary search, the (vertex, parent) keys sorted and made unique (each "
            "vertex keeps its smallest parent); on a GPU three launches a level",
-           "thesis 4.3.2", "kernel"),
+           "thesis 4.3.2", "kernel", directed=False),  # its keys' room: the unvisited
+    # vertices' out-degrees, a bound only where every edge has its reverse
     _array("bitmap-filter", bfs_bitmap_filter,
            "sort-unique's sort replaced by a per-vertex claim array (memory for time)",
            "thesis 5.3"),
     Algorithm("edge-parallel", "bfs", bfs_edge_parallel,
               "the naive GPU BFS: every edge examined at every level", "seed 004",
               option_help("backend", "depth", "on_device"), backends=BACKENDS,
-              python_levels=True, examines_every_edge=True),
+              python_levels=True, examines_every_edge=True, directed=True),
     _array("frontier-mask", bfs_frontier_mask,
            "the linear-work GPU BFS: prefix-scan expansion, duplicates removed by a vertex "
            "mask and its scan", "seed 004"),
