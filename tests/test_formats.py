@@ -255,8 +255,7 @@ def test_networkx_graphs_through_files(tmp_path, name):
         write_graph(base, path)
         g = read_graph(path, relabel=True)
         for r in roots:
-            dist = pygraph500.bfs(g, index[r] * 3 + offset, return_predecessors=False,
-                                  return_distances=True)
+            dist = pygraph500.bfs(g, index[r] * 3 + offset).distances
             got = {nodes[int((uid - offset) // 3)]: int(d)
                    for uid, d in zip(g.user_ids(np.arange(g.num_vertices)).tolist(), dist.tolist())
                    if d >= 0}
