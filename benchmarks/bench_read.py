@@ -12,7 +12,7 @@ this process) above the one before the read; "resident peak", the kernel's peak 
 (``VmHWM``) above the one before, which also counts the file's pages while a reader maps it
 (npy: they are the page cache's, not the process's); the read's seconds; ratios to the file.
 
-    python benchmarks/bench_read.py [--scale 20] [--formats g500 snap packed48 npy npz mtx]
+    python benchmarks/bench_read.py [--scale 20] [--formats g500 snap csv packed48 npy npz mtx]
 """
 from __future__ import annotations
 
@@ -26,8 +26,8 @@ import tempfile
 import threading
 import time
 
-SUFFIX = {"g500": ".bin", "snap": ".txt", "packed48": ".p48", "npy": ".npy", "npz": ".npz",
-          "mtx": ".mtx"}
+SUFFIX = {"g500": ".bin", "snap": ".txt", "csv": ".csv", "packed48": ".p48", "npy": ".npy",
+          "npz": ".npz", "mtx": ".mtx"}
 MIB = 2**20
 
 

@@ -289,12 +289,18 @@ BAD = [
 
 @pytest.mark.parametrize("name,content,kw,needles", BAD, ids=[b[0] for b in BAD])
 def test_bad_input_names_file_place_value(tmp_path, name, content, kw, needles):
+    _refused(tmp_path, name, content, kw, needles)
+
+
+def _refused(tmp_path, name, content, kw, needles):
+    """Write ``content`` to ``name``: read_graph refuses it, naming each of ``needles``."""
     path = tmp_path / name
     path.write_bytes(content)
     with pytest.raises(InputError) as info:
         read_graph(str(path), **kw)
     for needle in needles:
         assert needle in str(info.value), str(info.value)
+    return path
 
 
 def test_missing_file_and_directory(tmp_path):
@@ -498,12 +504,7 @@ CSV_BAD = [
 
 @pytest.mark.parametrize("name,content,kw,needles", CSV_BAD, ids=[b[0] for b in CSV_BAD])
 def test_csv_bad_input_names_file_line_value(tmp_path, capsys, name, content, kw, needles):
-    path = tmp_path / name
-    path.write_bytes(content)
-    with pytest.raises(InputError) as info:
-        read_graph(str(path), **kw)
-    for needle in needles:
-        assert needle in str(info.value), str(info.value)
+    path = _refused(tmp_path, name, content, kw, needles)
     command = ["sssp" if kw.get("weights") else "bfs", str(path), "--root", "0",
                "--out", str(tmp_path / "t.csv"), "-q"]
     if "num_vertices" in kw:
