@@ -335,3 +335,20 @@ def test_threads_per_call_and_the_shared_machine_guard(monkeypatch):
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         pygraph500.bfs(G, (0, 0))  # once per process
+
+
+def test_the_first_call_says_it_compiles(tmp_path):
+    """On an empty numba cache the first call says on stderr that it compiles, one line
+    before and one after; the next process, which loads the kernels, says nothing."""
+    import subprocess
+    import sys
+
+    code = "import networkx as nx, pygraph500 as pg; print(pg.bfs(nx.path_graph(5), 0).distances)"
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path))
+    runs = [subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env,
+                           timeout=600) for _ in range(2)]
+    assert all(r.returncode == 0 and r.stdout.strip() == "[0 1 2 3 4]" for r in runs)
+    first = [l for l in runs[0].stderr.splitlines() if l.startswith("pygraph500:")]
+    assert len(first) == 2 and "compiling the kernels of bfs-reference" in first[0]
+    assert first[1].startswith("pygraph500: compiled in ")
+    assert "compil" not in runs[1].stderr

@@ -76,6 +76,28 @@ def _threads(threads):
         numba.set_num_threads(before)
 
 
+@contextlib.contextmanager
+def _compiling(what: str):
+    """The first search of ``what`` (e.g. "bfs-reference") after an install or an edit
+    compiles its kernels into numba's cache (seconds to a minute): say so on stderr, one line
+    before and one after, so that a first call is not a silent wait."""
+    import sys
+    import time
+
+    from .primitives.numba_cache import compiled_before, note_compiled
+
+    if compiled_before(what):
+        yield
+        return
+    print(f"pygraph500: compiling the kernels of {what} (once per install; later calls "
+          f"load them from numba's cache) ...", file=sys.stderr, flush=True)
+    t0 = time.perf_counter()
+    yield
+    note_compiled(what)
+    print(f"pygraph500: compiled in {time.perf_counter() - t0:.1f} s", file=sys.stderr,
+          flush=True)
+
+
 def _caller_level() -> int:
     """warnings.warn's stacklevel of the first frame outside this package (the user's)."""
     import os
@@ -346,14 +368,47 @@ def bfs(graph, source, *, directed=None, algorithm="auto", scipy_compatible=Fals
     >>> pygraph500.bfs(([0, 1], [1, 2]), 2).distances.tolist()
     [2, 1, 0]
     """
+    directed = is_directed_input(graph) if directed is None else bool(directed)
+    guess = algorithm if algorithm != "auto" else _auto(_entries_hint(graph), directed)
+    with _threads(threads), _compiling(f"bfs-{guess}"):
+        return _bfs(graph, source, directed, algorithm, scipy_compatible, deterministic)
+
+
+def _auto(entries: int, directed: bool) -> str:
+    """algorithm="auto": the serial reference on small graphs (waking the threads costs more),
+    else the parallel default (a directed graph's: topdown-queue)."""
+    if entries < AUTO_SMALL_EDGES:
+        return "reference"
+    return "topdown-queue" if directed else DEFAULT_ALGORITHM
+
+
+def _entries_hint(graph) -> int:
+    """About the adjacency entries ``graph`` will have, before it is built (for the compile
+    note's guess of what ``auto`` runs)."""
+    import scipy.sparse as sp
+
+    if isinstance(graph, CSRGraph):
+        return graph.num_directed_edges
+    if sp.issparse(graph):
+        return 2 * graph.nnz
+    if _is_networkx(graph):
+        return 2 * graph.number_of_edges()
+    if isinstance(graph, EdgeList):
+        return 2 * graph.num_edges
+    edges = getattr(graph, "edges", None)
+    try:
+        return 2 * len(edges if edges is not None else
+                       graph[0] if isinstance(graph, tuple) else graph)
+    except TypeError:
+        return 0
+
+
+def _bfs(graph, source, directed, algorithm, scipy_compatible, deterministic):
     from .bfs import ALGORITHMS
 
-    directed = is_directed_input(graph) if directed is None else bool(directed)
     csr, root = _directed(graph, source) if directed else as_csr(graph, source)[:2]
     if algorithm == "auto":
-        big = csr.num_directed_edges >= AUTO_SMALL_EDGES
-        algorithm = (("topdown-queue" if csr.directed else DEFAULT_ALGORITHM) if big
-                     else "reference")
+        algorithm = _auto(csr.num_directed_edges, csr.directed)
     fn = get_algorithm(algorithm)
     if csr.directed and not fn.directed:
         raise InputError(f"bfs: algorithm {algorithm} searches undirected graphs only; "
@@ -365,8 +420,7 @@ def bfs(graph, source, *, directed=None, algorithm="auto", scipy_compatible=Fals
             raise InputError(f"bfs: deterministic applies to {', '.join(DETERMINISTIC_ALGORITHMS)}"
                              f"; not to {algorithm}")
         options["deterministic"] = True
-    with _threads(threads):
-        result = search_in_original_labels(fn, csr, root, depth=True, **options)
+    result = search_in_original_labels(fn, csr, root, depth=True, **options)
     pred = np.asarray(result.parent, dtype=np.int64)
     dist = np.where(pred < 0, -1, np.asarray(result.depth, dtype=np.int64))
     if scipy_compatible:
@@ -479,7 +533,6 @@ def sssp(graph, source, *, directed=None, algorithm=None, scipy_compatible=False
     >>> d.tolist(), p.tolist()
     ([0.0, 1.0, 3.0, inf], [0, 0, 1, -1])
     """
-    from .graph.relabel import sssp_in_original_labels
     from .sssp import ALGORITHMS as SSSP
 
     dtype = np.dtype(dtype if dtype is not None else
@@ -490,14 +543,29 @@ def sssp(graph, source, *, directed=None, algorithm=None, scipy_compatible=False
     directed = is_directed_input(graph) if directed is None else bool(directed)
     if algorithm is not None:
         SSSP.get_algorithm(algorithm)  # an unknown name first, before any work
+    guess = algorithm or _sssp_default(SSSP, wide, directed)
+    with _threads(threads), _compiling(f"sssp-{guess}{'-float64' if wide else ''}"):
+        return _sssp(graph, source, directed, algorithm, scipy_compatible, weight, dtype)
+
+
+def _sssp_default(SSSP, wide: bool, directed: bool) -> str:
+    """The SSSP algorithm a call runs when it names none."""
+    if not (wide or directed):
+        return SSSP.default
+    return SSSP.names(lambda a: (a.takes("dtype") or not wide) and (a.directed or not directed))[0]
+
+
+def _sssp(graph, source, directed, algorithm, scipy_compatible, weight, dtype):
+    from .graph.relabel import sssp_in_original_labels
+    from .sssp import ALGORITHMS as SSSP
+
+    wide = dtype == np.float64
     csr, root = (_directed(graph, source, weight, wide) if directed
                  else as_weighted_csr(graph, source, weight, wide))
     if not csr.weighted:
         raise InputError("sssp needs a weighted graph (scipy values, a networkx weight "
                          "attribute, (src, dst, weights), or an EdgeList with weight)")
-    if algorithm is None:
-        algorithm = (SSSP.names(lambda a: a.takes("dtype") and (a.directed or not csr.directed))[0]
-                     if wide or csr.directed else SSSP.default)
+    algorithm = algorithm or _sssp_default(SSSP, wide, csr.directed)
     fn = SSSP.get_algorithm(algorithm)
     if wide and not fn.takes("dtype"):
         raise InputError(f"sssp: algorithm {algorithm} computes in float32 only; float64: "
@@ -505,8 +573,7 @@ def sssp(graph, source, *, directed=None, algorithm=None, scipy_compatible=False
     if csr.directed and not fn.directed:
         raise InputError(f"sssp: algorithm {algorithm} searches undirected graphs only; "
                          f"directed: {', '.join(SSSP.directed_names())} (or directed=False)")
-    with _threads(threads):
-        result = sssp_in_original_labels(fn, csr, root, **({"dtype": dtype} if wide else {}))
+    result = sssp_in_original_labels(fn, csr, root, **({"dtype": dtype} if wide else {}))
     dist = np.asarray(result.distance, dtype=dtype)
     pred = np.asarray(result.parent, dtype=np.int64)
     if scipy_compatible:

@@ -122,16 +122,20 @@ def _marker() -> str | None:
     return where and os.path.join(where, "compiled-" + _package_stamp().hex()[:16])
 
 
-def compiled_before() -> bool:
+def compiled_before(what: str = "") -> bool:
     """Whether a run has finished compiling this version of the package's kernels into the
-    cache numba uses now: the first run after an install or an edit says it compiles."""
+    cache numba uses now (or, ``what`` named, the kernels of that: one API search's): the
+    first run after an install or an edit says it compiles."""
     marker = _marker()
-    return marker is not None and os.path.exists(marker)
+    return marker is not None and (os.path.exists(marker)
+                                   or bool(what) and os.path.exists(f"{marker}-{what}"))
 
 
-def note_compiled() -> None:
-    """Record beside the cache that this version's kernels are compiled there."""
+def note_compiled(what: str = "") -> None:
+    """Record beside the cache that this version's kernels (``what``'s) are compiled there."""
     marker = _marker()
+    if marker is not None and what:
+        marker = f"{marker}-{what}"
     if marker is not None:
         try:
             with open(marker, "w"):
