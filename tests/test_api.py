@@ -318,6 +318,7 @@ def test_threads_per_call_and_the_shared_machine_guard(monkeypatch):
     from pygraph500 import api
     from pygraph500.backend import threads as th
 
+    monkeypatch.setattr(api._Process, "told_reconverted", True)  # (this test converts G often)
     G = nx.grid_2d_graph(30, 30)
     before = numba.get_num_threads()
     one = pygraph500.bfs(G, (0, 0), threads=1, algorithm="direction-optimizing")
@@ -352,3 +353,25 @@ def test_the_first_call_says_it_compiles(tmp_path):
     assert len(first) == 2 and "compiling the kernels of bfs-reference" in first[0]
     assert first[1].startswith("pygraph500: compiled in ")
     assert "compil" not in runs[1].stderr
+
+
+def test_a_networkx_graph_converted_again_is_said_once(monkeypatch):
+    """Kernel 1 runs on every call with a networkx graph: the second call with the same
+    object warns once per process how to convert it once; a CSRGraph never warns."""
+    from pygraph500 import api
+
+    monkeypatch.setattr(api._Process, "converted", None)
+    monkeypatch.setattr(api._Process, "told_reconverted", False)
+    monkeypatch.setattr(api._Process, "shared_checked", True)
+    G = nx.path_graph(5)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        pygraph500.bfs(G, 0)
+        g = from_networkx(G)
+        pygraph500.bfs(g, 0)
+        pygraph500.bfs(g, 0)
+    with pytest.warns(RuntimeWarning, match="converted again"):
+        pygraph500.bfs(G, 1)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        pygraph500.sssp(G, 0)  # once per process
