@@ -375,3 +375,25 @@ def test_a_networkx_graph_converted_again_is_said_once(monkeypatch):
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         pygraph500.sssp(G, 0)  # once per process
+
+
+def test_answers_in_the_users_labels():
+    """A networkx graph's node names come back: as_dicts (networkx's way) equals
+    single_source_shortest_path_length, as_frame is cuGraph's (vertex, distance,
+    predecessor), every predecessor a neighbour one level up."""
+    G = nx.relabel_nodes(nx.les_miserables_graph(), lambda name: f"<{name}>")
+    G.add_node("alone")
+    src = "<Valjean>"
+    result = pygraph500.bfs(G, src)
+    dist, pred = result.as_dicts()
+    assert dist == nx.single_source_shortest_path_length(G, src)
+    assert pred[src] == src and all(G.has_edge(p, v) and dist[p] == dist[v] - 1
+                                    for v, p in pred.items() if v != src)
+    d, _ = pygraph500.sssp(G, src, dtype=np.float64).as_dicts()
+    assert d == pytest.approx(nx.single_source_dijkstra_path_length(G, src))
+    pd = pytest.importorskip("pandas")
+    frame = result.as_frame()
+    assert list(frame.columns) == ["vertex", "distance", "predecessor"]
+    row = frame.set_index("vertex").loc["alone"]
+    assert row.distance == -1 and pd.isna(row.predecessor)
+    assert frame.set_index("vertex").loc[src, "predecessor"] == src

@@ -13,7 +13,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import warnings
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -40,6 +40,7 @@ class SearchResult:
 
     distances: np.ndarray
     predecessors: np.ndarray
+    labels: object = field(default=None, repr=False)  # vertex i's name (networkx nodes, file ids)
 
     def __iter__(self):
         return iter((self.distances, self.predecessors))
@@ -47,6 +48,36 @@ class SearchResult:
     def __getitem__(self, key):
         raise TypeError("a SearchResult is not indexed: use .distances and .predecessors, "
                         "or unpack it: dist, pred = result")
+
+    def as_frame(self, labels=None):
+        """A pandas DataFrame (vertex, distance, predecessor), one row per vertex, as
+        cuGraph gives; ``labels[i]``: vertex ``i``'s name (a networkx graph's nodes, a
+        GraphFile's ids), used for vertex and predecessor (None where there is none)."""
+        import pandas as pd
+
+        n = self.predecessors.shape[0]
+        labels = self.labels if labels is None else labels
+        if labels is None:
+            return pd.DataFrame({"vertex": np.arange(n), "distance": self.distances,
+                                 "predecessor": self.predecessors})
+        names = np.empty(n + 1, dtype=object)
+        names[:n] = list(labels)
+        names[n] = None
+        pred = np.where((self.predecessors >= 0) & (self.predecessors < n),
+                        self.predecessors, n)
+        return pd.DataFrame({"vertex": names[:n], "distance": self.distances,
+                             "predecessor": names[pred]})
+
+    def as_dicts(self, labels=None):
+        """({vertex: distance}, {vertex: predecessor}) of the reached vertices, networkx's
+        way (``single_source_shortest_path_length``, ``predecessor``), by ``labels`` if given."""
+        labels = self.labels if labels is None else labels
+        names = list(range(self.predecessors.shape[0])) if labels is None else list(labels)
+        reached = np.flatnonzero(np.isfinite(self.distances) & (self.distances >= 0))
+        dist = {names[v]: self.distances[v].item() for v in reached}
+        pred = {names[v]: (names[p] if 0 <= p < len(names) else None)
+                for v, p in ((v, int(self.predecessors[v])) for v in reached)}
+        return dist, pred
 
 
 class _Process:
@@ -446,8 +477,19 @@ def _bfs(graph, source, directed, algorithm, scipy_compatible, deterministic):
     dist = np.where(pred < 0, -1, np.asarray(result.depth, dtype=np.int64))
     if scipy_compatible:
         return SearchResult(np.where(dist < 0, np.inf, dist.astype(np.float64)),
-                            _scipy_predecessors(pred, root))
-    return SearchResult(dist, pred)
+                            _scipy_predecessors(pred, root), _labels(graph))
+    return SearchResult(dist, pred, _labels(graph))
+
+
+def _labels(graph):
+    """The vertices' names of a labelled input: a networkx graph's nodes, a GraphFile's ids."""
+    from .io import GraphFile
+
+    if _is_networkx(graph):
+        return list(graph)
+    if isinstance(graph, GraphFile):
+        return graph.user_ids(np.arange(graph.num_vertices))
+    return None
 
 
 def _scipy_predecessors(pred, root):
@@ -599,5 +641,5 @@ def _sssp(graph, source, directed, algorithm, scipy_compatible, weight, dtype):
     dist = np.asarray(result.distance, dtype=dtype)
     pred = np.asarray(result.parent, dtype=np.int64)
     if scipy_compatible:
-        return SearchResult(dist, _scipy_predecessors(pred, root))
-    return SearchResult(dist, pred)
+        return SearchResult(dist, _scipy_predecessors(pred, root), _labels(graph))
+    return SearchResult(dist, pred, _labels(graph))
