@@ -1,12 +1,13 @@
-"""The ecosystem-style entry point: ``pygraph500.bfs(graph, source, ...)``.
+"""The ecosystem-style entry points: ``pygraph500.bfs(graph, source, ...)`` and
+``pygraph500.sssp``, returning a ``SearchResult``.
 
 One call takes whatever graph the user has (a CSRGraph, a scipy.sparse matrix, a networkx
-graph, an ``(src, dst)`` pair of arrays, an EdgeList or a GraphFile read by ``read_graph``),
-builds the CSR graph when needed (kernel 1) and runs one of the registered searches.
+graph, ``(src, dst[, w])`` arrays, edge rows, a pandas DataFrame, an EdgeList or a GraphFile
+read by ``read_graph``), directed or not as the input is (``directed=``), builds the CSR
+graph when needed (kernel 1) and runs one of the registered searches.
 
-``pygraph500.bfs`` is the function ``bfs`` below (also ``pygraph500.api.bfs``); the package
-of algorithms of the same name stays importable as ``pygraph500.bfs`` (``from pygraph500.bfs
-import ALGORITHMS``, ``import pygraph500.bfs.array``) through ``sys.modules``.
+``pygraph500.bfs`` is the package of the BFS algorithms, and called, the function ``bfs``
+below (the package ``__init__`` makes it so); the same for ``sssp``.
 """
 from __future__ import annotations
 
