@@ -206,3 +206,32 @@ def test_a_reader_that_goes_away_ends_the_command_quietly():
                        stdout=write, stderr=subprocess.PIPE, text=True, env=env, timeout=120)
     os.close(write)
     assert (p.returncode, p.stderr) == (141, "")
+
+
+def test_progress_without_a_terminal_says_only_the_compile():
+    """A log (no terminal) gets the slow first compile's two plain lines and nothing else;
+    --quiet gets nothing; a terminal gets the self-overwriting line."""
+    import io
+
+    from pygraph500.report import Progress
+
+    log = io.StringIO()
+    p = Progress(None, log)
+    for phase in ("compiling kernels (once per install)", "generation", "bfs"):
+        p(phase, 0, 1)
+        p(phase, 1, 1)
+    lines = log.getvalue().splitlines()
+    assert lines[0] == "compiling kernels (once per install) ..."
+    assert lines[1].startswith("compiling kernels (once per install): done (")
+    assert len(lines) == 2
+    quiet = io.StringIO()
+    Progress(False, quiet)("compiling kernels (once per install)", 0, 1)
+    assert quiet.getvalue() == ""
+
+    class Terminal(io.StringIO):
+        def isatty(self):
+            return True
+
+    tty = Terminal()
+    Progress(None, tty)("bfs", 3, 64)
+    assert tty.getvalue().startswith("\rbfs: 3/64 (")
