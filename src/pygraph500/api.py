@@ -275,16 +275,13 @@ def _out_edges(graph, source, weight=None, wide=False):
         return csr, _vertex(source, csr.num_vertices)
     if _is_networkx(graph):
         nodes = list(graph)
-        index = {node: i for i, node in enumerate(nodes)}
-        if source not in index:
+        if source not in nodes:
             raise InputError(f"source {shown(source)} is not a node of the networkx graph")
-        triples = [(index[u], index[v], w) for u, v, w in
-                   graph.edges(data=weight if weight is not None else "weight", default=1)]
-        src, dst, w = (np.array(c) for c in zip(*triples)) if triples else ([], [], [])
+        src, dst, w = _networkx_edges(graph, nodes, weight or "weight")
         if not graph.is_directed():
             src, dst, w = np.r_[src, dst], np.r_[dst, src], np.r_[w, w]
         w = _weights(w, dtype) if weight is not None else None
-        return directed_csr(src, dst, len(nodes), w), index[source]
+        return directed_csr(src, dst, len(nodes), w), nodes.index(source)
     if isinstance(graph, GraphFile):
         e = graph.edges
         w = _weights(e.weight, dtype) if weight is not None else None
@@ -317,6 +314,17 @@ def _out_edges(graph, source, weight=None, wide=False):
         w = _weights(columns[2], dtype)
     csr = directed_csr(edges.src, edges.dst, edges.num_vertices, w)
     return csr, _vertex(source, csr.num_vertices)
+
+
+def _networkx_edges(graph, nodes, weight: str):
+    """(src, dst, weights) of a networkx graph's edges, vertex ``i`` being ``nodes[i]``, the
+    ``weight`` attribute 1 where missing: the user's weights as given."""
+    index = {node: i for i, node in enumerate(nodes)}
+    triples = [(index[u], index[v], w) for u, v, w in graph.edges(data=weight, default=1)]
+    if not triples:
+        return np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(0)
+    src, dst, w = zip(*triples)
+    return np.array(src, np.int64), np.array(dst, np.int64), np.array(w)
 
 
 def _weights(w, dtype) -> np.ndarray:
@@ -372,9 +380,7 @@ def as_csr(graph, source):
             "graph must be a CSRGraph, a scipy.sparse matrix, a networkx graph, an EdgeList, "
             "a GraphFile, an (src, dst) tuple of arrays, edge rows ((N, 2) array or list of "
             f"(u, v)) or a pandas DataFrame; got {type(graph).__name__}")
-    if not isinstance(source, (int, np.integer)) or not 0 <= int(source) < csr.num_vertices:
-        raise InputError(f"source {shown(source)} is not a vertex (0..{csr.num_vertices - 1})")
-    return csr, int(source), gf
+    return csr, _vertex(source, csr.num_vertices), gf
 
 
 def bfs(graph, source, *, directed=None, algorithm="auto", scipy_compatible=False,
@@ -520,9 +526,7 @@ def as_weighted_csr(graph, source, weight="weight", wide=False):
             raise InputError(f"source {shown(source)} is not a node of the networkx graph")
         csr, root = from_networkx(graph, nodes, weight=weight), nodes.index(source)
         if wide:
-            index = {node: i for i, node in enumerate(nodes)}
-            triples = [(index[u], index[v], w) for u, v, w in graph.edges(data=weight, default=1)]
-            given = tuple(np.array(c).reshape(-1) for c in zip(*triples)) if triples else None
+            given = _networkx_edges(graph, nodes, weight)
     else:
         columns = _edge_columns(graph)
         if columns is not None:
@@ -551,19 +555,13 @@ def as_weighted_csr(graph, source, weight="weight", wide=False):
 
 def _smallest_weights(csr, src, dst, weights) -> np.ndarray:
     """float64 weights aligned with ``csr``'s entries: the smallest given weight joining each
-    pair of vertices, as kernel 1 keeps the smallest float32 one (self-loops left out)."""
+    pair of vertices, as kernel 1 keeps the smallest float32 one (self-loops left out): the
+    out-edge CSR of both directions has ``csr``'s entries, in the same order."""
     src, dst = np.asarray(src, np.int64), np.asarray(dst, np.int64)
     w = np.asarray(weights, np.float64)
-    keep = src != dst
-    n = np.int64(csr.num_vertices)
-    key = np.concatenate([src[keep] * n + dst[keep], dst[keep] * n + src[keep]])
-    w = np.concatenate([w[keep], w[keep]])
-    order = np.lexsort((w, key))
-    key, w = key[order], w[order]
-    first = np.ones(key.size, bool)
-    first[1:] = key[1:] != key[:-1]
-    rows = np.repeat(np.arange(n, dtype=np.int64), np.diff(csr.indptr))
-    return w[first][np.searchsorted(key[first], rows * n + csr.indices)]
+    both = directed_csr(np.r_[src, dst], np.r_[dst, src], csr.num_vertices, np.r_[w, w])
+    assert np.array_equal(both.indices, csr.indices), "kernel 1 and directed_csr disagree"
+    return both.weights
 
 
 def sssp(graph, source, *, directed=None, algorithm=None, scipy_compatible=False,
