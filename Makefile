@@ -11,7 +11,7 @@ ARGS ?=
 $(VENV)/.installed: pyproject.toml Makefile
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q -e '.[test,plot,mpi,ptx]'
+	$(PY) -m pip install -q -e '.[test,plot,mpi,ptx,docs]'
 	touch $@
 
 run: $(VENV)/.installed
