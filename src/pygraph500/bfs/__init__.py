@@ -37,25 +37,25 @@ ALGORITHMS = Registry("bfs", (
               backends=BACKENDS, distributed=True, directions=BOTH_WAYS),
     Algorithm("topdown-queue", "bfs", bfs_topdown_queue,
               "level-synchronous top-down with frontier queues; the next queue from "
-              "per-thread buffers, no lock", "thesis Algorithm 2",
+              "per-thread buffers, no lock", "Mastrostefano 2013, Algorithm 2",
               option_help("depth", "deterministic"), distributed=True, directed=True),
     Algorithm("topdown-bitmap", "bfs", bfs_topdown_bitmap,
               "level-synchronous top-down with the frontier as a bitmap, no queues",
-              "thesis Algorithm 3", option_help("depth", "deterministic"), directed=True),
+              "Mastrostefano 2013, Algorithm 3", option_help("depth", "deterministic"), directed=True),
     Algorithm("bottomup", "bfs", bfs_bottomup,
               "every level bottom-up: each unvisited vertex stops at its first frontier "
               "neighbour (quadratic on long paths, by nature)", "Beamer et al. 2012",
               option_help("depth", "deterministic"), directions=("bottom-up",)),
     Algorithm("spmv", "bfs", bfs_spmv,
               "BFS as sparse matrix times vector over scipy.sparse: a readable reference",
-              "paper 001, 2.3", option_help("depth", "deterministic"), python_levels=True),
+              "Ueno & Suzumura 2012, 2.3", option_help("depth", "deterministic"), python_levels=True),
     Algorithm("reference", "bfs", bfs_reference,
-              "the serial FIFO-queue BFS", "thesis Algorithm 1",
+              "the serial FIFO-queue BFS", "Mastrostefano 2013, Algorithm 1",
               option_help("depth", "deterministic"), directed=True),
     Algorithm("hybrid", "bfs", bfs_hybrid,
               "task-based BFS: t vertex-range tasks, each level each task on the compiled "
               "CPU engine or the array side (CuPy on a GPU, NumPy where none) by a threshold "
-              "lambda (given, or tuned per level) or a fixed split", "paper 002",
+              "lambda (given, or tuned per level) or a fixed split", "Munguía et al. 2012",
               option_help("backend", "alpha", "beta", "depth",
                           tasks="t, the number of vertex-range tasks",
                           mode="workload (the threshold lambda) or fixed (gpu_share)",
@@ -71,7 +71,7 @@ ALGORITHMS = Registry("bfs", (
               backends=BACKENDS, directions=BOTH_WAYS, python_levels=True),
     Algorithm("determinate", "bfs", bfs_determinate,
               "Fresh Breeze BFS: vectors as 16-ary trees of 16-slot chunks, spawn/join tasks "
-              "on W workers; the same (canonical) tree for any W", "paper 003",
+              "on W workers; the same (canonical) tree for any W", "St. John et al. 2012",
               option_help("depth", "deterministic",
                           workers="threads running tasks (default: numba's thread count)",
                           schedule="depth-first, or random (every choice drawn from seed: a "

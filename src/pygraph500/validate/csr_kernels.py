@@ -182,10 +182,7 @@ def bfs_pass(indptr, indices, lev, table, mode, core, shallow, parent, root, tup
     bit for each 8 vertices, set when one of them is at level L or less; 512 KiB where the
     four bits a vertex are 16 MiB at SCALE 25), they read a level only behind a set bit
     (0.3-5% of the bits at SCALE 25). That leaves the level reads 0.03-0.05 s of the pass's
-    0.31-0.33 s at SCALE 25 (bench_validation.py). (Prefetching the other rim rows' first
-    reads a few rows ahead was 1.1-1.3x faster at SCALE 25 before the sieve and is 0.8x
-    after it; passes over blocks of destinations, each reading fewer vertices' levels, were
-    slower at SCALE 24 and no faster at 25.)
+    0.31-0.33 s at SCALE 25 (bench_validation.py).
     Returns (first v whose tree edge is not an edge, an edge-levels edge (u, v), a
     component edge (u, v), the largest level, the tuples at reached vertices); N: none. The
     edges are the first in vertex order, u < v, except with a core: there any offender (u

@@ -1,5 +1,5 @@
 """BFS on the array backend (NumPy in CI, CuPy on a GPU): thesis chapter 4's single-GPU
-algorithms and seed 004's GPU BFS variants, written once against ``xp``.
+algorithms and paper 004's GPU BFS variants, written once against ``xp``.
 
 ``gpu-queue``, ``sort-unique``, ``bitmap-filter``, ``frontier-mask`` (``search``),
 ``edge-parallel`` (``edge_parallel``) and the array form of ``direction-optimizing``
@@ -34,23 +34,23 @@ ARRAY_ALGORITHMS = {a.name: a for a in (
     _array("gpu-queue", bfs_gpu_queue,
            "the straightforward GPU BFS, no pruning: on a GPU a numba.cuda kernel, a thread "
            "per queued vertex walking its list and claiming neighbours by compare-and-swap; "
-           "on NumPy the same search in whole-array steps", "thesis 4.2.3", "kernel"),
+           "on NumPy the same search in whole-array steps", "Mastrostefano 2013, 4.2.3", "kernel"),
     _array("sort-unique", bfs_sort_unique,
            "queue degrees, their prefix sum, a work item per next-level-frontier element "
            "found by binary search, the (vertex, parent) keys sorted and made unique (each "
            "vertex keeps its smallest parent); on a GPU three launches a level",
-           "thesis 4.3.2", "kernel", directed=False),  # its keys' room: the unvisited
+           "Mastrostefano 2013, 4.3.2", "kernel", directed=False),  # its keys' room: the unvisited
     # vertices' out-degrees, a bound only where every edge has its reverse
     _array("bitmap-filter", bfs_bitmap_filter,
            "sort-unique's sort replaced by a per-vertex claim array (memory for time)",
-           "thesis 5.3"),
+           "Mastrostefano 2013, 5.3"),
     Algorithm("edge-parallel", "bfs", bfs_edge_parallel,
-              "the naive GPU BFS: every edge examined at every level", "seed 004",
+              "the naive GPU BFS: every edge examined at every level", "Padamata & Raveendran 2013",
               option_help("backend", "depth", "on_device"), backends=BACKENDS,
               python_levels=True, examines_every_edge=True, directed=True),
     _array("frontier-mask", bfs_frontier_mask,
            "the linear-work GPU BFS: prefix-scan expansion, duplicates removed by a vertex "
-           "mask and its scan", "seed 004"),
+           "mask and its scan", "Padamata & Raveendran 2013"),
 )}
 
 # Per level on a device: (host synchronisations, allocations); see the module docstring.

@@ -43,7 +43,7 @@ def bfs_direction_optimizing_array(graph, root, *, backend="cpu", alpha=15.0, be
     ``kernel``: both directions' levels by the numba.cuda kernels (default: when the arrays
     are on a device; True under numba's CUDA simulator runs them on NumPy arrays, for
     tests); ``top_down_kernel=False`` keeps sort-unique top-down levels beside the
-    bottom-up kernel (the form measured before the top-down kernel, for comparisons)."""
+    bottom-up kernel, for comparing the two top-down forms."""
     be, xp, r, n, indptr, indices = prepare(graph, root, backend)
     kernel = be.on_cuda if kernel is None else kernel
     top_down_kernel = kernel if top_down_kernel is None else top_down_kernel and kernel

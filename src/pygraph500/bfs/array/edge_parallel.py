@@ -1,4 +1,4 @@
-"""Seed 004's naive GPU BFS on the array backend: one work item per edge per level.
+"""The course project's naive GPU BFS (paper 004) on the array backend: one work item per edge per level.
 
 Every level looks at every directed edge (u, v) of the graph: where depth[u] is the current
 level and v is unvisited, v gets depth + 1 and parent u (several edges may reach the same v:
@@ -17,7 +17,7 @@ __all__ = ["bfs_edge_parallel"]
 
 
 def bfs_edge_parallel(graph, root, *, backend="cpu", depth=True, on_device=False):
-    """Edge-parallel BFS (seed 004) from ``root``; ``backend`` as for sort-unique."""
+    """Edge-parallel BFS (paper 004) from ``root``; ``backend`` as for sort-unique."""
     be, xp, r, n, indptr, indices = prepare(graph, root, backend)
     parent, lev = new_parent(xp, n, r, True)  # the algorithm needs the depths either way
     # the edge list form: entry k's row by a binary search in indptr (CuPy's repeat takes

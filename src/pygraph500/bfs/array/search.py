@@ -17,7 +17,7 @@ the parents and make the next queue. The algorithms differ in the pruning:
   whole-array steps take about 25 and pass each NLF element through memory a dozen times.
 - ``bitmap-filter``: thesis 5.3's space-time trade-off: no sort; a per-vertex scratch array
   (allocated once per search) decides which element of each vertex wins.
-- ``frontier-mask``: seed 004's linear-work BFS: mark the unvisited NLF vertices in a
+- ``frontier-mask``: paper 004's linear-work BFS: mark the unvisited NLF vertices in a
   per-vertex mask and compact it with a prefix scan over all N vertices, which also removes
   the duplicates.
 
@@ -140,7 +140,7 @@ def bfs_sort_unique(graph, root, *, backend="cpu", depth=True, on_device=False, 
     its levels as three launches (``kernels.sort_unique_search_step``: the gather and the key
     packing, the device's sort, the unique and the update; default: when the backend's
     arrays are on a device; True under numba's CUDA simulator runs it on NumPy arrays, for
-    tests); ``kernel=False`` keeps the whole-array steps (the form measured before)."""
+    tests); ``kernel=False``: the whole-array steps, for comparisons."""
     be = resolve_backend(backend)
     return _search(graph, root, be, "sort-unique", depth, on_device,
                    be.on_cuda if kernel is None else kernel)
@@ -152,5 +152,5 @@ def bfs_bitmap_filter(graph, root, *, backend="cpu", depth=True, on_device=False
 
 
 def bfs_frontier_mask(graph, root, *, backend="cpu", depth=True, on_device=False):
-    """Seed 004's linear-work BFS: prefix-scan expansion, mask-based duplicate removal."""
+    """Paper 004's linear-work BFS: prefix-scan expansion, mask-based duplicate removal."""
     return _search(graph, root, backend, "frontier-mask", depth, on_device)
