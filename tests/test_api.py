@@ -357,7 +357,8 @@ def test_the_first_call_says_it_compiles(tmp_path):
 
 def test_a_networkx_graph_converted_again_is_said_once(monkeypatch):
     """Kernel 1 runs on every call with a networkx graph: the second call with the same
-    object warns once per process how to convert it once; a CSRGraph never warns."""
+    object for the same kernel warns once per process how to convert it once (bfs then
+    sssp are two different conversions); a CSRGraph never warns."""
     from pygraph500 import api
 
     monkeypatch.setattr(api._Process, "converted", None)
@@ -370,6 +371,7 @@ def test_a_networkx_graph_converted_again_is_said_once(monkeypatch):
         g = from_networkx(G)
         pygraph500.bfs(g, 0)
         pygraph500.bfs(g, 0)
+        pygraph500.sssp(G, 0)  # its first weighted conversion
     with pytest.warns(RuntimeWarning, match="converted again"):
         pygraph500.bfs(G, 1)
     with warnings.catch_warnings():

@@ -83,26 +83,28 @@ class SearchResult:
 
 class _Process:
     shared_checked = False  # whether this process has looked for other busy processes
-    converted = None        # the networkx graphs converted so far (a WeakSet)
+    converted = None        # networkx graph -> the kernels it was converted for
     told_reconverted = False
 
 
-def _note_conversion(graph) -> None:
+def _note_conversion(graph, kernel: str) -> None:
     """A networkx graph is converted (kernel 1) on every call: the second time the same
-    object comes, say once how to convert it once."""
+    object comes for the same kernel (``bfs`` builds it unweighted, ``sssp`` weighted),
+    say once how to convert it once."""
     import weakref
 
     if not _is_networkx(graph):
         return
     if _Process.converted is None:
-        _Process.converted = weakref.WeakSet()
-    if graph in _Process.converted and not _Process.told_reconverted:
+        _Process.converted = weakref.WeakKeyDictionary()
+    kernels = _Process.converted.setdefault(graph, set())
+    if kernel in kernels and not _Process.told_reconverted:
         _Process.told_reconverted = True
         warnings.warn("pygraph500: the same networkx graph was converted again (kernel 1 "
                       "runs on every call): convert it once, g = pygraph500.from_networkx(G) "
                       "(weight=... for sssp), and search g", RuntimeWarning,
                       stacklevel=_caller_level())
-    _Process.converted.add(graph)
+    kernels.add(kernel)
 
 
 @contextlib.contextmanager
@@ -427,7 +429,7 @@ def bfs(graph, source, *, directed=None, algorithm="auto", scipy_compatible=Fals
     [2, 1, 0]
     """
     directed = is_directed_input(graph) if directed is None else bool(directed)
-    _note_conversion(graph)
+    _note_conversion(graph, "bfs")
     guess = algorithm if algorithm != "auto" else _auto(_entries_hint(graph), directed)
     with _threads(threads), _compiling(f"bfs-{guess}"):
         return _bfs(graph, source, directed, algorithm, scipy_compatible, deterministic)
@@ -605,7 +607,7 @@ def sssp(graph, source, *, directed=None, algorithm=None, scipy_compatible=False
     directed = is_directed_input(graph) if directed is None else bool(directed)
     if algorithm is not None:
         SSSP.get_algorithm(algorithm)  # an unknown name first, before any work
-    _note_conversion(graph)
+    _note_conversion(graph, "sssp")
     guess = algorithm or _sssp_default(SSSP, wide, directed)
     with _threads(threads), _compiling(f"sssp-{guess}{'-float64' if wide else ''}"):
         return _sssp(graph, source, directed, algorithm, scipy_compatible, weight, dtype)
