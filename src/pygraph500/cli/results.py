@@ -9,11 +9,13 @@ def add(sub) -> None:
     """Add the command's parser to the subparsers ``sub``."""
     p = sub.add_parser(
         "plot", help="PNG figures of a `run --json` result",
-        description="Write teps.png (TEPS per search, harmonic mean marked), levels.png "
-                    "(frontier, edges examined, discovered and unique ratio per level of the "
-                    "first search: thesis Table 4.1 / Fig. 4.13) and level_times.png (time per "
-                    "level and direction, first search and all searches) into DIR. Needs "
-                    "matplotlib (pip install 'pygraph500[plot]').")
+        description="Write teps.png (TEPS per search in MTEPS or GTEPS, harmonic mean "
+                    "marked), levels.png (per level of the first search: Mastrostefano 2013's "
+                    "Table 4.1 counts) and level_times.png (time per level and direction) into "
+                    "DIR; for a run with SSSP searches (--kernel sssp|both) also sssp_teps.png "
+                    "and sssp_phases.png (vertices and edges relaxed, distances lowered, time "
+                    "and bucket per phase of the first SSSP search). Needs matplotlib (pip "
+                    "install 'pygraph500[plot]').")
     p.add_argument("result", metavar="RESULT.json")
     p.add_argument("--out", "-o", required=True, metavar="DIR", help="directory for the PNGs")
     p.set_defaults(handler=_cmd_plot)

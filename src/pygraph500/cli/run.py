@@ -41,6 +41,9 @@ def add(sub) -> None:
                    help="kernel 1 relabels vertices by decreasing degree for locality "
                         "(paper 001, 4.4); parents are still reported in original labels")
     p.add_argument("--json", metavar="FILE", help="also write the full results as JSON")
+    p.add_argument("--plot", metavar="DIR",
+                   help="also write the run's figures into DIR, as `graph500 plot` does "
+                        "(needs matplotlib: pip install 'pygraph500[plot]')")
     p.add_argument("--levels", action="store_true",
                    help="print per-level statistics of the first search (and per-phase ones "
                         "of the first SSSP search)")
@@ -113,7 +116,7 @@ def _cmd_run(args) -> int:
                    sort_vertices=None if args.sort_vertices == "none" else args.sort_vertices,
                    input=args.input, input_format=args.format, num_vertices=args.num_vertices,
                    prune=args.prune, backend=args.backend, distributed=args.distributed,
-                   record_levels=args.levels or bool(args.json), kernel=args.kernel,
+                   record_levels=args.levels or bool(args.json or args.plot), kernel=args.kernel,
                    sssp_algorithm=args.sssp_algorithm, unit_weights=args.unit_weights,
                    **search_fields(args), partition=args.partition, grid=args.grid,
                    compress=args.compress, validation=args.validation)
@@ -121,6 +124,7 @@ def _cmd_run(args) -> int:
         options["algorithm"] = args.algorithm
     launch = Launch(RunConfig(**options))
     launch.check(lambda: check_writable(args.json) if args.json else None)
+    launch.check(lambda: _check_plotting(args.plot))
     # before the first parallel kernel: OpenMP reads its wait policy when it starts
     shared = shared_machine(args.threads) if launch.comm is None else None
     with launch.guard():
@@ -132,14 +136,34 @@ def _cmd_run(args) -> int:
             result.labels.append(shared)
         results_next(more=bool(args.json))
         _print_run(result, args)
-    if args.json:
+    if args.json or args.plot:
         # after the results are printed, and outside the guard: a failed write is one line
         # and exit status 2, never an abort of every rank
         from ..io import write_json
-        from ..report import result_json
+        from ..report import plot_result, result_json
 
-        write_json(result_json(result), args.json)
+        doc = result_json(result)
+        if args.json:
+            write_json(doc, args.json)
+        if args.plot:
+            plot_result(doc, args.plot)
     return 0 if result.valid else 1
+
+
+def _check_plotting(out_dir) -> None:
+    """Before the run: --plot needs matplotlib, and DIR must not be a file."""
+    import os
+
+    from ..errors import InputError
+
+    if out_dir is None:
+        return
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        raise InputError("--plot needs matplotlib: pip install 'pygraph500[plot]'") from None
+    if os.path.exists(out_dir) and not os.path.isdir(out_dir):
+        raise InputError(f"--plot {out_dir}: exists and is not a directory")
 
 
 def _print_run(result, args) -> None:
