@@ -48,11 +48,11 @@ def official_block(result) -> dict[str, float]:
 
 
 def result_json(result) -> dict:
-    """The --json document: official block, parameters, roots, one entry per search."""
-    from ..backend.info import system_info
+    """The --json document: official block, parameters, roots, one entry per search, and the
+    machine that ran it (gathered now, by the process that ran the benchmark)."""
+    from ..backend.info import machine_info, versions
     from ..validate import TEPS_COUNTING_RULE
 
-    info = system_info()
     c = result.config
     doc = {
         "official": (result.official() if result.valid and (result.runs or result.sssp_runs)
@@ -78,10 +78,12 @@ def result_json(result) -> dict:
             "num_edges": result.num_edges,
             "code_warmup_time": result.warmup_time,
             "teps_counting": TEPS_COUNTING_RULE,
-            "versions": {k: info[k] for k in ("pygraph500", "python", "numpy", "numba", "scipy")},
+            "versions": versions(),
         },
         "roots": result.user_ids(result.roots).tolist(),
         "runs": _runs(result, result.runs),
+        # new keys only: what `graph500 report` prints for a list submission
+        "machine": machine_info(result.backend, distributed=result.distributed is not None),
     }
     if result.sssp_runs is not None:  # new keys only: a BFS run's document is unchanged
         doc["parameters"]["kernel"] = c.kernel
