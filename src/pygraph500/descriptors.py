@@ -154,8 +154,13 @@ class Registry(Mapping):
         for a in self._by_name.values():
             where = (", ".join(a.backends) + (", distributed" if a.distributed else "")
                      + ("; directed graphs" if a.directed else ""))
-            opts = "; ".join(f"`{o.name}` ({o.default!r}): {o.help}" for o in a.options)
+            opts = "; ".join(f"`{o.name}` (`{_shown(o.default)}`): {o.help}" for o in a.options)
             default = " (default)" if a.name == self.default else ""
             source = f" [{a.source}]" if a.source else ""
             rows.append(f"| `{a.name}`{default} | {a.summary}{source} | {where} | {opts} |")
         return "\n".join(rows)
+
+
+def _shown(default) -> str:
+    """A default as a reader writes it: ``numpy.float32`` for that type, else its repr."""
+    return f"numpy.{default.__name__}" if isinstance(default, type) else repr(default)

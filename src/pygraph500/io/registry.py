@@ -1,7 +1,7 @@
 """The registry of edge-list file formats, and how a file's format is told.
 
 ``REGISTRY`` is the one list of formats: the command's ``--format`` choices and help, the
-README's table (``formats_table``) and the tests' parameters are read from its records.
+docs' formats table (``formats_table``) and the tests' parameters are read from its records.
 
 A name with a known suffix has that format. Another name is recognised by its first bytes:
 a format's magic bytes first, then the formats' sniffing rules; a compressed name without a
@@ -41,7 +41,7 @@ class Format:
     and what it can hold."""
 
     name: str
-    summary: str                                  # what a file holds (markdown; the README's table)
+    summary: str                                  # what a file holds (markdown; the docs' table)
     suffixes: tuple[str, ...]
     read: Callable
     write: Callable
@@ -164,7 +164,7 @@ def _listed(names) -> str:
 
 
 def formats_table() -> str:
-    """The formats as a markdown table: the README's, which a test holds equal to this."""
+    """The formats as a markdown table: docs/graphs.md's, put there when the site builds."""
     def first_bytes(f: Format) -> str:
         if f.magic:
             return f"`{repr(f.magic)[2:-1]}`"
