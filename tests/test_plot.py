@@ -213,7 +213,8 @@ def test_teps_axis_in_mteps(kernel_runs, kernel):
     teps = np.array([r["teps"] for r in runs])
     assert teps.max() < 1e9  # a tiny run: millions
     assert [p.get_height() for p in ax.patches] == pytest.approx(teps / 1e6, rel=1e-12)
-    assert ax.get_yscale() == "linear"
+    # log where the searches differ more than 20-fold (a search slowed by a busy machine)
+    assert ax.get_yscale() == ("log" if teps.max() > 20 * teps.min() else "linear")
     assert "MTEPS" in ax.get_ylabel() and "GTEPS" not in ax.get_ylabel()
     labels = _plain_labels(ax)
     assert any(float(x) >= 1 for x in labels)  # in MTEPS: not 1e7-sized numbers, not fractions
