@@ -1,5 +1,5 @@
 """Peak memory of reading an edge-list file, per format: a chunked read should need the
-edge arrays plus one chunk (``io.chunks.CHUNK_BYTES``), never twice the file.
+edge arrays plus one chunk (``io.chunked_io.CHUNK_BYTES``), never twice the file.
 
 The Kronecker edge list of ``--scale`` (edgefactor 16, seeds 2 and 3) is written once in each
 format (untimed) into a temporary directory (``--dir``). Each file is then read by a fresh

@@ -180,7 +180,7 @@ import json, os
 import numpy as np
 from pygraph500 import build_csr, kronecker
 from pygraph500.backend.arrays import checked_backend
-from pygraph500.bfs.array.search import bfs_gpu_queue, bfs_sort_unique
+from pygraph500.bfs.array.queue_based import bfs_gpu_queue, bfs_sort_unique
 edges = kronecker(7, 8)
 g = build_csr(edges)
 out = []

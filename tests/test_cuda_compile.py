@@ -30,7 +30,7 @@ from numba.cuda.simulator import kernel as sim
 from pygraph500 import build_csr, kronecker
 from pygraph500.apsp import shortest_paths
 from pygraph500.bfs.array import bfs_direction_optimizing_array
-from pygraph500.bfs.array.search import bfs_gpu_queue, bfs_sort_unique
+from pygraph500.bfs.array.queue_based import bfs_gpu_queue, bfs_sort_unique
 from pygraph500.backend.arrays import get_backend
 from pygraph500.bfs.hybrid import bfs_hybrid
 from pygraph500.distributed import SerialComm, build_dist, generate_local

@@ -12,9 +12,9 @@ from hypothesis import given, settings, strategies as st
 
 from pygraph500.bfs import ALGORITHMS
 from pygraph500.bfs.determinate import bfs_determinate, chunk_graph
-from pygraph500.bfs.determinate.chunks import (SLOTS, UNDEF, _write_vector, build_chunk_graph,
-                                               chunk_bounds, count_chunks, to_csr, tree_depth,
-                                               vector_elements)
+from pygraph500.bfs.determinate.chunk_trees import (SLOTS, UNDEF, _write_vector,
+                                                    build_chunk_graph, chunk_bounds, count_chunks,
+                                                    to_csr, tree_depth, vector_elements)
 from pygraph500.bfs.determinate.search import _pool
 from pygraph500.generator import kronecker
 from pygraph500.graph import EdgeList, build_csr
@@ -101,7 +101,7 @@ def test_graph_chunks_within_bounds():
     _, g = _kron(10)
     cg = build_chunk_graph(g.indptr, g.indices)
     roots = np.full(g.num_vertices, UNDEF, np.int64)
-    from pygraph500.bfs.determinate.chunks import flatten_into
+    from pygraph500.bfs.determinate.chunk_trees import flatten_into
     flatten_into(cg.mem, cg.root, cg.depth, roots)
     total = count_chunks(cg.mem, cg.root, cg.depth)
     for v in range(g.num_vertices):

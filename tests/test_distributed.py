@@ -10,7 +10,7 @@ from contextlib import redirect_stderr
 import numpy as np
 import pytest
 
-import pygraph500.distributed.search as dsearch
+import pygraph500.distributed.search1d as dsearch
 from pygraph500 import build_csr, choose_roots, kronecker, validate
 from pygraph500.bfs import ALGORITHMS
 from pygraph500.benchmark import RunConfig

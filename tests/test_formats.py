@@ -13,7 +13,7 @@ from pygraph500 import cli
 from pygraph500.errors import InputError
 from pygraph500.generator import kronecker
 from pygraph500.graph.types import EdgeList
-from pygraph500.io import REGISTRY, GraphFile, chunks, read_graph, snap_text, write_graph
+from pygraph500.io import REGISTRY, GraphFile, chunked_io, read_graph, snap_text, write_graph
 
 SUFFIX = {f.name: f.suffixes[0] for f in REGISTRY.values()}
 # Matrix Market stores an undirected graph's entries as (max, min): the others keep (v0, v1)
@@ -171,7 +171,7 @@ def test_chunked_reading_is_exact(tmp_path, monkeypatch):
     lines[100] = "%" + "x" * 300   # a comment longer than the chunk
     path.write_text("\n".join(lines) + "\n")
     whole = read_graph(str(path), relabel=False)
-    monkeypatch.setattr(chunks, "CHUNK_BYTES", 64)
+    monkeypatch.setattr(chunked_io, "CHUNK_BYTES", 64)
     monkeypatch.setattr(snap_text, "_SLOW_CAP", 3)
     seen = []
     small = read_graph(str(path), relabel=False, progress=lambda *a: seen.append(a))
@@ -462,7 +462,7 @@ def test_csv_chunked_reading_is_exact(tmp_path, monkeypatch):
     path = tmp_path / "c.csv"
     path.write_text(f"# {long_name}\n{long_name},weight,target,source\n"
                     + "".join(f"a b,{c!r},{b},{a}\n" for a, b, c in zip(src.tolist(), dst.tolist(), w.tolist())))
-    monkeypatch.setattr(chunks, "CHUNK_BYTES", 64)
+    monkeypatch.setattr(chunked_io, "CHUNK_BYTES", 64)
     monkeypatch.setattr(snap_text, "_SLOW_CAP", 3)
     g = read_graph(str(path), relabel=False)
     np.testing.assert_array_equal(g.edges.src, src)

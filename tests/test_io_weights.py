@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from pygraph500.errors import InputError
 from pygraph500.graph.types import EdgeList
-from pygraph500.io import (REGISTRY, GraphFile, chunks, read_graph, read_weights, snap_text,
+from pygraph500.io import (REGISTRY, GraphFile, chunked_io, read_graph, read_weights, snap_text,
                            write_graph, write_weights)
 
 WEIGHTED = {f.name: f.suffixes[0] for f in REGISTRY.values() if f.weighted}
@@ -92,7 +92,7 @@ def test_snap_weights_in_chunks_and_gzip(tmp_path, monkeypatch):
     text = "".join(f"{i} {i + 1} {t}\n" for i, t in enumerate(toks))
     path = written(tmp_path, "c.txt", "# header\n" + text)
     expect = np.array([float(t) for t in toks]).astype(np.float32)
-    monkeypatch.setattr(chunks, "CHUNK_BYTES", 64)
+    monkeypatch.setattr(chunked_io, "CHUNK_BYTES", 64)
     monkeypatch.setattr(snap_text, "_SLOW_CAP", 3)
     np.testing.assert_array_equal(read_graph(path, weights=True).edges.weight, expect)
     gz = written(tmp_path, "c.txt.gz", gzip.compress(("# header\n" + text).encode()))

@@ -102,7 +102,7 @@ DUPLICATE_LINES = 6
 MAX_PLACES = 8  # a run found in more places than this is an idiom, not a copy
 _LATER = "; numba kernels, left to the kernel refactor"
 KNOWN_DUPLICATES = {
-    ("bfs/array/kernels.py", "bfs/array/kernels.py"): (
+    ("bfs/array/cuda_levels.py", "bfs/array/cuda_levels.py"): (
         1, "two numba.cuda kernels' prologue: the thread's index, the block's shared counters "
            "zeroed, a barrier" + _LATER),
     ("bfs/hybrid/cpu.py", "bfs/hybrid/cpu.py"): (

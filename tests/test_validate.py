@@ -13,7 +13,7 @@ from pygraph500.errors import InputError, ValidationError
 from pygraph500.graph import EdgeList
 from pygraph500.validate import (RULES, TEPS_COUNTING_RULE, ValidationReport, check,
                                  count_component_edges, validate)
-from pygraph500.validate import kernels
+from pygraph500.validate import tree_kernels
 from pygraph500.validate.bfs_tree import compute_depth
 
 
@@ -439,11 +439,11 @@ def test_depth_walks_equal_pointer_jumping_or_give_way(cap, threads):
     brute = brute_depth(parent, root)
     top = np.iinfo(np.int64).max
     depth = np.empty(n, np.int64)
-    assert kernels.start_depths(parent, depth) == (n, n - 100)  # parents in range, # reached
+    assert tree_kernels.start_depths(parent, depth) == (n, n - 100)  # parents in range, # reached
     depth[root] = 0
-    end, bad_visit = kernels.walk_depths(parent, root, depth, cap, top)
-    assert end == kernels.DONE or cap < brute.max()  # no walk is longer than the tree is deep
-    if end == kernels.DONE:
+    end, bad_visit = tree_kernels.walk_depths(parent, root, depth, cap, top)
+    assert end == tree_kernels.DONE or cap < brute.max()  # no walk is longer than the tree is deep
+    if end == tree_kernels.DONE:
         np.testing.assert_array_equal(depth, brute)
         assert bad_visit == n
     np.testing.assert_array_equal(validate_depth(parent, root), brute)  # falls back when needed
@@ -454,64 +454,64 @@ def test_depth_walks_equal_pointer_jumping_or_give_way(cap, threads):
     assert got.dtype == np.int8
     np.testing.assert_array_equal(got, brute_depth(shallow, root))
     narrow = np.empty(n, np.int8)  # too narrow for this tree: DEEP, unless a walk is LONG first
-    kernels.start_depths(parent, narrow)
+    tree_kernels.start_depths(parent, narrow)
     narrow[root] = 0
-    assert kernels.walk_depths(parent, root, narrow, cap, 127)[0] != kernels.DONE
+    assert tree_kernels.walk_depths(parent, root, narrow, cap, 127)[0] != tree_kernels.DONE
     cyc = parent.copy()
     a, b = int(order[10]), int(order[11])
     cyc[a], cyc[b] = b, a  # a two-cycle: never done, whatever the cap
-    kernels.start_depths(cyc, depth)
+    tree_kernels.start_depths(cyc, depth)
     depth[root] = 0
-    assert kernels.walk_depths(cyc, root, depth, cap, top)[0] == kernels.LONG
+    assert tree_kernels.walk_depths(cyc, root, depth, cap, top)[0] == tree_kernels.LONG
     # an unreached parent: found by the walk of the vertex under it, or after a stopped walk
     cut = parent.copy()
     below = [v for v in order[200:] if cut[v] >= 0 and cut[v] != root]
     for v in sorted(below[:3]):
         cut[cut[v]] = -1  # v's parent now unreached
     first = min(v for v in range(n) if cut[v] >= 0 and cut[cut[v]] == -1)
-    kernels.start_depths(cut, depth)
+    tree_kernels.start_depths(cut, depth)
     depth[root] = 0
-    end, bad_visit = kernels.walk_depths(cut, root, depth, cap, top)
-    assert bad_visit == first if end == kernels.DONE else end == kernels.LONG
+    end, bad_visit = tree_kernels.walk_depths(cut, root, depth, cap, top)
+    assert bad_visit == first if end == tree_kernels.DONE else end == tree_kernels.LONG
     for dtype in (np.int8, np.int64):  # int8: DEEP, then int64
         depth = np.empty(n, dtype)
-        kernels.start_depths(cut, depth)
+        tree_kernels.start_depths(cut, depth)
         assert compute_depth(cut, root, depth)[:2] == (None, first)
 
 
 def test_depth_walks_held_back_give_the_same_depths_and_offenders(threads):
-    """Walks whose parent has no depth yet wait in a ring of ``kernels.WAITING``: with a
+    """Walks whose parent has no depth yet wait in a ring of ``tree_kernels.WAITING``: with a
     hundred vertices a chunk under random parents, the ring fills and turns over."""
     rng = np.random.default_rng(7)
-    n = 100 * kernels.NCHUNKS
+    n = 100 * tree_kernels.NCHUNKS
     order = rng.permutation(n)
     parent = np.full(n, -1, np.int64)
     root = int(order[0])
     parent[root] = root
     for i in range(1, n - 100):  # under any earlier vertex: about ln(n) levels
         parent[order[i]] = order[int(rng.integers(0, i))]
-    held = sum(parent[v] > v for v in range(n) if parent[v] >= 0) / kernels.NCHUNKS
-    assert held > 2 * kernels.WAITING  # walks a chunk whose parent comes later
+    held = sum(parent[v] > v for v in range(n) if parent[v] >= 0) / tree_kernels.NCHUNKS
+    assert held > 2 * tree_kernels.WAITING  # walks a chunk whose parent comes later
     top = np.iinfo(np.int64).max
     depth = np.empty(n, np.int64)
-    kernels.start_depths(parent, depth)
+    tree_kernels.start_depths(parent, depth)
     depth[root] = 0
-    assert kernels.walk_depths(parent, root, depth, 1 << 14, top) == (kernels.DONE, n)
+    assert tree_kernels.walk_depths(parent, root, depth, 1 << 14, top) == (tree_kernels.DONE, n)
     np.testing.assert_array_equal(depth, brute_depth(parent, root))
     cut = parent.copy()
     for v in rng.choice(order[1000:n - 100], 50, replace=False):
         if cut[v] >= 0 and cut[v] != root:
             cut[cut[v]] = -1  # v's parent now unreached
     first = min(v for v in range(n) if cut[v] >= 0 and cut[cut[v]] == -1)
-    kernels.start_depths(cut, depth)
+    tree_kernels.start_depths(cut, depth)
     depth[root] = 0
-    assert kernels.walk_depths(cut, root, depth, 1 << 14, top) == (kernels.DONE, first)
+    assert tree_kernels.walk_depths(cut, root, depth, 1 << 14, top) == (tree_kernels.DONE, first)
     cyc = parent.copy()
     a, b = int(order[5000]), int(order[5001])
     cyc[a], cyc[b] = b, a  # a two-cycle
-    kernels.start_depths(cyc, depth)
+    tree_kernels.start_depths(cyc, depth)
     depth[root] = 0
-    assert kernels.walk_depths(cyc, root, depth, 1 << 14, top)[0] == kernels.LONG
+    assert tree_kernels.walk_depths(cyc, root, depth, 1 << 14, top)[0] == tree_kernels.LONG
 
 
 def brute_depth(parent, root):
@@ -527,7 +527,7 @@ def brute_depth(parent, root):
 
 def validate_depth(parent, root):
     depth = np.empty(parent.shape[0], np.int8)  # as pointer_rules: int64 when too deep
-    kernels.start_depths(parent, depth)
+    tree_kernels.start_depths(parent, depth)
     depth, bad_visit, start, _ = compute_depth(parent, root, depth)
     assert bad_visit == parent.shape[0] and start == -1
     return depth

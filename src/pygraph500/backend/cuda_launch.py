@@ -1,6 +1,6 @@
 """Launching numba.cuda kernels beside CuPy: ``device_view`` hands a CuPy array to a kernel
 without numba's stream synchronisation, ``hush_small_grids`` quiets numba-cuda's hint about
-small grids. Used by the kernel modules: ``bfs.array.kernels``, ``bfs.hybrid.warp``,
+small grids. Used by the kernel modules: ``bfs.array.cuda_levels``, ``bfs.hybrid.warp``,
 ``apsp.gpu``."""
 from __future__ import annotations
 

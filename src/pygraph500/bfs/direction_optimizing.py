@@ -130,7 +130,7 @@ def bfs_direction_optimizing(graph: CSRGraph, root, *, alpha=15.0, beta=18.0, de
     if backend != "cpu" and not (det and backend == "auto"):
         # the array form on a GPU; ``auto`` without one lands here below
         from .array import bfs_direction_optimizing_array
-        from .array.search import resolve_backend
+        from .array.queue_based import resolve_backend
 
         be = resolve_backend(backend)
         if be.is_gpu:

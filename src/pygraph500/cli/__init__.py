@@ -21,7 +21,7 @@ __all__ = ["main", "build_parser"]
 def build_parser():
     """The parser of every command (each command module adds its own)."""
     from ..apsp.cli import add_apsp_parser
-    from . import convert, generate, info, report, results, run, search, validate
+    from . import bfs_sssp, convert, generate, info, report, results, run, validate
     from .common import Parser
 
     parser = Parser(
@@ -31,7 +31,7 @@ def build_parser():
                     "validation, official TEPS.",
     )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for command in (run, generate, validate, info, search, convert, results, report):
+    for command in (run, generate, validate, info, bfs_sssp, convert, results, report):
         command.add(sub)
     add_apsp_parser(sub)
     return parser

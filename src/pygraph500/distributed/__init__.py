@@ -14,7 +14,7 @@ from .modes import (DEFAULT_DIST_ALGORITHM, DEFAULT_PRUNE, DIST_ALGORITHMS, PRUN
                     check_modes)
 from .thread_comm import ThreadComm
 from .partition import Partition1D, bucket_by_owner, edge_range, fetch, vertex_dtype
-from .search import DistSearcher, bfs_dist
+from .search1d import DistSearcher, bfs_dist
 from .search2d import Searcher2D
 from .sssp import SSSP_FIELDS, DistSSSPResult, DistSSSPSearcher, default_delta, sssp_dist
 from .validate import count_component_edges_dist, validate_dist

@@ -2,12 +2,12 @@
 
 Every rank holds its local CSR on its own device (``get_backend("gpu", local_rank=...)``:
 the GPU of its node-local rank) and runs Algorithm 4 with whole-array steps of
-``primitives.arrays``, the same code on CuPy and, in CI, on NumPy standing in for the device:
+``primitives.xp_steps``, the same code on CuPy and, in CI, on NumPy standing in for the device:
 
 1. **expand** (4.3.2 A-B): ``queue_offsets`` and ``gather`` make the next-level frontier
    (NLF, global neighbour ids) with its parent payload (the queued vertex's global id), one
    work item per entry; entries this rank owns and has visited are dropped on the spot.
-2. **prune** by ``prune`` (as in ``distributed.search``): ``sort-unique`` sorts (owner,
+2. **prune** by ``prune`` (as in ``distributed.search1d``): ``sort-unique`` sorts (owner,
    local id, parent) packed in one 64-bit key and keeps the first of each vertex, which also
    groups the entries by owner; ``none`` only groups them by owner (every copy is sent);
    ``bitmap`` drops the vertices this rank has sent before in the search (a per-vertex
@@ -18,7 +18,7 @@ the GPU of its node-local rank) and runs Algorithm 4 with whole-array steps of
 4. **filter**: the own block and the received rows drop visited vertices; ``claim`` keeps
    one row per vertex, which sets its parent and joins the next queue.
 
-``direction-optimizing`` runs bottom-up levels by the same switch as ``distributed.search``
+``direction-optimizing`` runs bottom-up levels by the same switch as ``distributed.search1d``
 (``distributed.level_loop.LevelLoop``): the ranks allgather their frontier masks (packed to
 bits, through the same exchange) and each finds parents for its own unvisited vertices: on a
 GPU with the embedded search's kernel (``primitives.cuda_steps.bottom_up_level``: a thread per
@@ -26,7 +26,7 @@ candidate, stopping at its first frontier neighbour), elsewhere with ``bottom_up
 lists gathered). The statistics are ``distributed.LEVEL_FIELDS``, so reports and
 ``--levels`` are the CPU engine's.
 
-The state stays on the device and every shape is known on the host (``primitives.arrays``:
+The state stays on the device and every shape is known on the host (``primitives.xp_steps``:
 elements that go nowhere are written to spare slots, never filtered by a mask). A top-down
 level reads back twice, both for MPI, whose calls take host numbers: the message counts per
 rank (step 3), and the vertices found with their edges for the termination allreduce; a
@@ -40,8 +40,8 @@ import dataclasses
 import numpy as np
 
 from ..backend.checked import PerLevel
-from ..primitives.arrays import (SPARE, bottom_up_step, claim, compact, gather, put,
-                                 queue_offsets, read_counts, sort_unique, spill)
+from ..primitives.xp_steps import (SPARE, bottom_up_step, claim, compact, gather, put,
+                                   queue_offsets, read_counts, sort_unique, spill)
 from .build import DistGraph
 from .device import DeviceExchange
 from .level_loop import LevelLoop
@@ -79,7 +79,7 @@ class DistArraySearcher(LevelLoop):
     """Distributed searches of one device-resident DistGraph (``device_graph``) on
     ``backend`` (an ArrayBackend), moving arrays with ``exchange`` (a DeviceExchange).
     Per-vertex arrays have SPARE spare slots after their ``nl`` (the bitmap's: ``n``)
-    entries (``primitives.arrays.spill``)."""
+    entries (``primitives.xp_steps.spill``)."""
 
     def __init__(self, comm, graph: DistGraph, backend, exchange: DeviceExchange | None = None,
                  prune: str = DEFAULT_PRUNE, algorithm: str = DEFAULT_DIST_ALGORITHM,

@@ -1,4 +1,4 @@
-"""What every distributed searcher shares (compiled ``distributed.search``, array
+"""What every distributed searcher shares (compiled ``distributed.search1d``, array
 ``distributed.array_bfs``): the level loop with Beamer's switch, the per-level statistics
 (``LEVEL_FIELDS``: the fields of thesis Table 4.1, Table 4.2 and Fig. 4.13) and the result.
 """
@@ -52,7 +52,7 @@ class DistBFSResult:
 
 
 class LevelLoop:
-    """The level loop of every distributed searcher (compiled in ``distributed.search``,
+    """The level loop of every distributed searcher (compiled in ``distributed.search1d``,
     array in ``distributed.array_bfs``): top-down or bottom-up levels by Beamer's switch, the
     termination allreduce and the per-level statistics. A searcher provides ``_start(root)``
     -> (parent, queue length, root degree on this rank), ``_top_down_level`` and

@@ -6,7 +6,7 @@ groups the entries by owner, which is the split of the exchange step.
 LSD radix passes (``radix_pass``, digits of at most 8 bits) sort the keys down to blocks of
 ``2**unique_bits`` keys; inside a block the last digit is not sorted, the block's entries
 are made unique with a bitmap of its keys (4 KiB at the default ``UNIQUE_BITS`` = 15 of
-``distributed.search``, in L1) instead: the first entry of every key is kept, in NLF order.
+``distributed.search1d``, in L1) instead: the first entry of every key is kept, in NLF order.
 """
 from __future__ import annotations
 

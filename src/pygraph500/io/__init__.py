@@ -8,7 +8,7 @@ writer; ``detect_format``), ``graph_file`` (``GraphFile``, ``read_graph``, ``wri
 g500 / text files), ``weight_files`` (kernel 3's float32 weight files and weight checks),
 ``result_files`` (parents, search tables, JSON), ``file_access`` (checks before reading;
 streams and devices as inputs), ``outputs`` (how every file is written: temporaries renamed
-into place, outputs committed together, every OSError one line), ``chunks`` (chunked reading
+into place, outputs committed together, every OSError one line), ``chunked_io`` (chunked reading
 and writing), ``text_kernels`` (compiled text parser and formatter).
 """
 from .. import primitives  # noqa: F401  (first: numba's package cache, before any kernel)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import InputError
-from . import chunks
+from . import chunked_io
 from .outputs import atomic_writer
 
 __all__ = ["read_g500", "write_g500", "write_int64_pairs"]
@@ -13,7 +13,7 @@ __all__ = ["read_g500", "write_g500", "write_int64_pairs"]
 
 def _check_ids(path, values, base_offset, limit, itemsize=8, what="vertex id"):
     """InputError for the first negative id (or id >= limit) in ``values``, by byte offset."""
-    bad = chunks.bad_ids(values, limit)
+    bad = chunked_io.bad_ids(values, limit)
     if bad.any():
         j = int(np.argmax(bad))
         x = int(values.reshape(-1)[j])
@@ -34,9 +34,9 @@ def read_g500(path, size, limit, report):
     m = size // 16
     src = np.empty(m, dtype=np.int64)
     dst = np.empty(m, dtype=np.int64)
-    step = max(1, chunks.CHUNK_BYTES // 16)
+    step = max(1, chunked_io.CHUNK_BYTES // 16)
     buf = np.empty((min(step, m), 2), dtype="<i8")
-    for done, view in chunks.read_records(path, buf, m, size, report):
+    for done, view in chunked_io.read_records(path, buf, m, size, report):
         k = view.shape[0]
         _check_ids(path, view, 16 * done, limit)
         src[done:done + k] = view[:, 0]
@@ -52,9 +52,9 @@ def _fill_pairs(block, s, d):
 def write_int64_pairs(f, graph, report) -> None:
     """The g500 bytes of a GraphFile (user's ids) to the open file ``f``, in chunks; also the
     data of an (M, 2) int64 .npy array."""
-    step = max(1, chunks.CHUNK_BYTES // 16)
+    step = max(1, chunked_io.CHUNK_BYTES // 16)
     buf = np.empty((min(step, max(graph.num_edges, 1)), 2), dtype="<i8")
-    chunks.write_records(f, graph, buf, _fill_pairs, report)
+    chunked_io.write_records(f, graph, buf, _fill_pairs, report)
 
 
 def write_g500(graph, path, report) -> None:

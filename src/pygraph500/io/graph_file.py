@@ -1,7 +1,7 @@
 """A user's graph file: ``GraphFile``, and reading, writing and converting one in any
 registered format (see ``registry``).
 
-Reading. Text, g500, packed48 and npy files are read in chunks (``chunks.CHUNK_BYTES``) into
+Reading. Text, g500, packed48 and npy files are read in chunks (``chunked_io.CHUNK_BYTES``) into
 arrays allocated once at their final size, so a read needs the edge arrays plus one chunk:
 never twice the file. ``progress(phase, done, total)`` is told the bytes read. Matrix Market
 goes through ``scipy.io.mmread`` (whole file) and npz through ``numpy.load``.

@@ -9,7 +9,7 @@ import zlib
 import numpy as np
 
 from ..errors import InputError, plain_text
-from . import chunks
+from . import chunked_io
 from .outputs import atomic_writer
 from .g500_binary import write_int64_pairs
 
@@ -35,12 +35,12 @@ def read_npy(path, size, limit, report):
     m = arr.shape[0]
     src = np.empty(m, dtype=np.int64)
     dst = np.empty(m, dtype=np.int64)
-    step = max(1, chunks.CHUNK_BYTES // (arr.shape[1] * arr.dtype.itemsize))
+    step = max(1, chunked_io.CHUNK_BYTES // (arr.shape[1] * arr.dtype.itemsize))
     header = size - m * arr.shape[1] * arr.dtype.itemsize
     for a in range(0, m, step):
         b = min(m, a + step)
         part = np.asarray(arr[a:b, :2])
-        bad = chunks.bad_ids(part, limit)
+        bad = chunked_io.bad_ids(part, limit)
         if bad.any():
             j, c = np.unravel_index(int(np.argmax(bad)), bad.shape)
             x = int(part[j, c])

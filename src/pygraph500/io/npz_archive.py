@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import InputError, excerpt, plain_text
-from . import chunks
+from . import chunked_io
 from .outputs import atomic_writer
 from .npy_array import NUMPY_FILE_ERRORS
 from .weight_files import NO_WEIGHTS_HINT, float32_weights
@@ -51,7 +51,7 @@ def read_npz(path, size, limit, report, weights=False):
     src = src.astype(np.int64, copy=False)
     dst = dst.astype(np.int64, copy=False)
     for name, a in (("src", src), ("dst", dst)):
-        bad = chunks.bad_ids(a, limit)
+        bad = chunked_io.bad_ids(a, limit)
         if labels is not None:
             bad |= a >= labels.shape[0]
         if bad.any():

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import InputError
-from . import chunks
+from . import chunked_io
 from .outputs import atomic_writer
 
 __all__ = ["read_packed48", "write_packed48"]
@@ -20,9 +20,9 @@ def read_packed48(path, size, limit, report):
     m = size // 12
     src = np.empty(m, dtype=np.int64)
     dst = np.empty(m, dtype=np.int64)
-    step = max(1, chunks.CHUNK_BYTES // 48)  # a quarter chunk: decoding makes a few int64 temporaries
+    step = max(1, chunked_io.CHUNK_BYTES // 48)  # a quarter chunk: decoding makes a few int64 temporaries
     buf = np.empty((min(step, m), 3), dtype="<u4")
-    for done, w in chunks.read_records(path, buf, m, size, report):
+    for done, w in chunked_io.read_records(path, buf, m, size, report):
         k = w.shape[0]
         hi = w[:, 2]
         s = src[done:done + k]
@@ -33,7 +33,7 @@ def read_packed48(path, size, limit, report):
         np.left_shift((hi >> 16).astype(np.uint16).view(np.int16).astype(np.int64), 32, out=d)
         d |= w[:, 1]
         for col, arr in ((0, s), (1, d)):
-            bad = chunks.bad_ids(arr, limit)
+            bad = chunked_io.bad_ids(arr, limit)
             if bad.any():
                 j = int(np.argmax(bad))
                 x = int(arr[j])
@@ -59,7 +59,7 @@ def write_packed48(graph, path, report) -> None:
     if top >= 1 << 47:
         raise InputError(f"cannot write {path}: vertex id {top} does not fit the packed 48-bit "
                          f"format (ids below 2**47)")
-    step = max(1, chunks.CHUNK_BYTES // 12)
+    step = max(1, chunked_io.CHUNK_BYTES // 12)
     buf = np.empty((min(step, max(graph.num_edges, 1)), 3), dtype="<u4")
     with atomic_writer(path) as f:
-        chunks.write_records(f, graph, buf, _fill_packed, report)
+        chunked_io.write_records(f, graph, buf, _fill_packed, report)

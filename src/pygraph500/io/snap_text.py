@@ -20,7 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import InputError, excerpt
-from . import chunks, text_kernels
+from . import chunked_io, text_kernels
 from .outputs import atomic_writer
 from .weight_files import weight_problem
 
@@ -144,12 +144,12 @@ def read_snap(path, size, limit, report, weights=False, *, layout: TextLayout | 
     # pass 1 (plain files): the line count bounds the edge count, so the arrays are
     # allocated once; compressed files grow their arrays instead.
     cap = 0
-    chunk = np.empty(chunks.CHUNK_BYTES, dtype=np.uint8)
+    chunk = np.empty(chunked_io.CHUNK_BYTES, dtype=np.uint8)
     if not compressed:
         lines = 0
         with open(path, "rb") as f:
             while True:
-                got = chunks.read_into(f, memoryview(chunk))
+                got = chunked_io.read_into(f, memoryview(chunk))
                 if not got:
                     break
                 lines += int(text_kernels.count_byte(chunk[:got], 10))
@@ -166,7 +166,7 @@ def read_snap(path, size, limit, report, weights=False, *, layout: TextLayout | 
     with stream:
         while True:
             try:
-                got = chunks.read_into(stream, memoryview(chunk)[have:])
+                got = chunked_io.read_into(stream, memoryview(chunk)[have:])
             except (OSError, EOFError) as exc:
                 raise InputError(f"{path}: cannot decompress: {exc}") from None
             total = have + got
@@ -271,7 +271,7 @@ def write_snap(graph, path, report, *, header: str | None = None, separator: str
     out = np.empty(step * (3 if integral else 2) * 21, dtype=np.uint8)
     with atomic_writer(path) as f:
         f.write(header.encode())
-        for a, b, s, d in chunks.user_chunks(graph, step):
+        for a, b, s, d in chunked_io.user_chunks(graph, step):
             if w is None or integral:
                 cols = np.empty((3 if integral else 2, b - a), dtype=np.int64)
                 cols[0] = s

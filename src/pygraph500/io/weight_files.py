@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import InputError
-from . import chunks
+from . import chunked_io
 from .file_access import check_readable, open_error, readable_input
 from .outputs import atomic_writer
 from .text_kernels import F32_ROUNDS_TO_INF
@@ -68,7 +68,7 @@ def write_weights(path: str, weights) -> None:
     v = np.asarray(weights)
     if v.ndim != 1:
         raise InputError(f"cannot write {path}: weights must be a 1-D array, got shape {list(v.shape)}")
-    step = max(1, chunks.CHUNK_BYTES // 4)
+    step = max(1, chunked_io.CHUNK_BYTES // 4)
     with atomic_writer(path) as f:
         for a in range(0, v.shape[0], step):  # a block converted and checked at a time
             w = float32_weights(v[a:a + step], path, lambda j, a=a: f"weight {a + j}")

@@ -2,7 +2,7 @@
 alike: numba atomics (``atomics``), bit operations (``bits``), bitmaps and their conversions
 (``bitmaps``), the in-kernel clock (``clock``), Beamer's direction test (``direction``),
 hints that change speed only (``hints``: prefetch, and ``hold`` for numba's reference
-counts), the whole-array ``xp`` steps (``arrays``), the numba.cuda steps (``cuda_steps``,
+counts), the whole-array ``xp`` steps (``xp_steps``), the numba.cuda steps (``cuda_steps``,
 imported only where a kernel runs) and numba's package-wide cache key (``numba_cache``).
 """
 from . import numba_cache

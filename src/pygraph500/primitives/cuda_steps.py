@@ -1,10 +1,10 @@
 """numba.cuda steps shared by the embedded array BFS (``bfs.array``) and the distributed
-array engine (``distributed.array_bfs``), as ``arrays`` holds their whole-array steps.
+array engine (``distributed.array_bfs``), as ``xp_steps`` holds their whole-array steps.
 
 ``bottom_up_level``: one thread per candidate (an unvisited vertex with neighbours) reads its
 list until the first neighbour in the frontier mask and takes it as its parent. Stopping at
 that neighbour is what makes a bottom-up level cheap (Beamer: most candidates stop within a
-few entries); the whole-array form (``arrays.bottom_up_step``) cannot stop and reads every
+few entries); the whole-array form (``xp_steps.bottom_up_step``) cannot stop and reads every
 list whole. Each candidate writes only its own entries, so the parents are determinate (the
 first frontier neighbour in list order). The kernel also appends each candidate to the next
 queue or to the candidates left (a slot per block from one atomic add, so the lists' order is

@@ -42,7 +42,7 @@ import time
 
 import numpy as np
 
-from ..bfs.array.search import resolve_backend
+from ..bfs.array.queue_based import resolve_backend
 from ..bfs.array.steps import as_backend_graph
 from ..bfs.types import LevelTable, check_positive
 from ..errors import InputError

@@ -14,7 +14,7 @@ import numba
 import numpy as np
 
 from ..errors import InputError
-from . import kernels, rules
+from . import rules, tree_kernels
 from .rules import ValidationReport
 
 if TYPE_CHECKING:  # only for annotations: validate needs .src, .dst, .num_vertices
@@ -61,11 +61,11 @@ WALK_CAP = 1 << 14
 
 
 def compute_depth(parent: np.ndarray, root: int, depth: np.ndarray):
-    """Finish the depths ``kernels.start_depths`` began in ``depth`` (int8: a Graph500 tree's
+    """Finish the depths ``tree_kernels.start_depths`` began in ``depth`` (int8: a Graph500 tree's
     depths, an eighth of the bytes to write and read again of int64), once every parent is in
     range and the root is its own parent.
 
-    Walks up to known depths (``kernels.walk_depths``: about one random read per vertex,
+    Walks up to known depths (``tree_kernels.walk_depths``: about one random read per vertex,
     which also finds the reached vertices with an unreached parent), again in int64 when a
     depth does not fit, and, when a walk is too long, pointer jumping (O(N log depth)), which
     also finds the cycles. Returns (depth, N, -1, -1); or (None, v, -1, -1), v the first
@@ -74,35 +74,35 @@ def compute_depth(parent: np.ndarray, root: int, depth: np.ndarray):
     The SSSP validator takes its hop counts the same way."""
     n = parent.shape[0]
     depth[root] = 0
-    end, bad_visit = kernels.walk_depths(parent, root, depth, WALK_CAP,
+    end, bad_visit = tree_kernels.walk_depths(parent, root, depth, WALK_CAP,
                                          np.iinfo(depth.dtype).max)
-    if end == kernels.DEEP:
+    if end == tree_kernels.DEEP:
         depth = np.empty(n, np.int64)
-        kernels.start_depths(parent, depth)
+        tree_kernels.start_depths(parent, depth)
         depth[root] = 0
-        end, bad_visit = kernels.walk_depths(parent, root, depth, WALK_CAP,
+        end, bad_visit = tree_kernels.walk_depths(parent, root, depth, WALK_CAP,
                                              np.iinfo(np.int64).max)
-    if end != kernels.DONE:  # a walk stopped early: the unreached parents are not all found
-        bad_visit = kernels.first_unreached_parent(parent)
+    if end != tree_kernels.DONE:  # a walk stopped early: the unreached parents are not all found
+        bad_visit = tree_kernels.first_unreached_parent(parent)
     if bad_visit < n:
         return None, int(bad_visit), -1, -1
-    if end == kernels.DONE:
+    if end == tree_kernels.DONE:
         return depth, n, -1, -1
     del depth
     anc = np.empty(n, np.int64)
     dist = np.empty(n, np.int64)
     anc2 = np.empty(n, np.int64)
     dist2 = np.empty(n, np.int64)
-    kernels.init_jump(parent, root, anc, dist)
+    tree_kernels.init_jump(parent, root, anc, dist)
     steps = 1  # anc[v] is `steps` pointer hops above v (or the root)
     active = 1
     while active and steps < n:
-        active = kernels.jump_round(anc, dist, anc2, dist2, root)
+        active = tree_kernels.jump_round(anc, dist, anc2, dist2, root)
         anc, anc2, dist, dist2 = anc2, anc, dist2, dist
         steps *= 2
     if active:
         # every unrooted vertex is >= N hops from where it started: anc[v] lies on a cycle
-        v = kernels.first_unrooted(anc, root)
+        v = tree_kernels.first_unrooted(anc, root)
         if v >= 0:
             return None, n, v, int(anc[v])
     return dist, n, -1, -1
@@ -122,7 +122,7 @@ def int64_parent(parent_in: np.ndarray, n: int):
 def cycle_report(parent, root: int, start: int, on_cycle: int, **kw) -> ValidationReport:
     """The no-cycles report: the pointers from ``start`` enter the cycle through
     ``on_cycle`` (what ``compute_depth`` found), named by its smallest vertex."""
-    low, length = kernels.cycle_info(parent, on_cycle)
+    low, length = tree_kernels.cycle_info(parent, on_cycle)
     text = rules.cycle_text(length, int(low), int(parent[low]))
     return rules.no_cycles(start, root, text, low, **kw)
 
@@ -139,7 +139,7 @@ def count_component_edges(edges: "EdgeList", parent) -> int:
         raise InputError(f"parent: expected {n} entries, got shape {parent.shape}")
     reached = (parent != -1).astype(np.uint8)
     with threads_for(n + src.shape[0]):
-        count, bad = kernels.count_pass(src, dst, reached)
+        count, bad = tree_kernels.count_pass(src, dst, reached)
     if bad < src.shape[0]:
         i = int(bad)
         raise rules.edge_outside(i, int(src[i]), int(dst[i]), n)
@@ -185,7 +185,7 @@ def pointer_rules(parent, root: int, n: int):
     if wrapped is not None:
         return None, 0, None, wrapped
     depth = np.empty(n, np.int8)
-    bad_range, num_visited = kernels.start_depths(parent, depth)
+    bad_range, num_visited = tree_kernels.start_depths(parent, depth)
     kw = dict(num_visited=int(num_visited))
     if bad_range < n:
         v = int(bad_range)
@@ -232,12 +232,12 @@ def _validate(edges, parent, root, depth) -> ValidationReport:
     found = np.zeros(n, np.uint8)
     fp = (parent & 0xFF).astype(np.uint8)
     m = src.shape[0]
-    nedge, nself, bad_label, bad_level, bad_comp = kernels.edge_pass(src, dst, narrow(level), fp,
-                                                              parent, found)
+    nedge, nself, bad_label, bad_level, bad_comp = tree_kernels.edge_pass(
+        src, dst, narrow(level), fp, parent, found)
     if bad_label < m:
         i = int(bad_label)
         raise rules.edge_outside(i, int(src[i]), int(dst[i]), n)
-    bad_tree, bad_tlevel, max_depth = kernels.tree_pass(level, parent, found, root)
+    bad_tree, bad_tlevel, max_depth = tree_kernels.tree_pass(level, parent, found, root)
     common = dict(num_visited=num_visited, depth=tree_depth, max_depth=int(max_depth))
     if bad_tree < n:
         v = int(bad_tree)

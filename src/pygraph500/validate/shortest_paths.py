@@ -17,7 +17,7 @@ import numpy as np
 from numba import njit, prange
 
 from ..errors import InputError
-from . import kernels, rules
+from . import rules, tree_kernels
 from .bfs_tree import as_int64, compute_depth, cycle_report, int64_parent, threads_for
 from .rules import ValidationReport
 
@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 
 __all__ = ["validate_sssp", "check_sssp", "as_distances"]
 
-_NCH = kernels.NCHUNKS
+_NCH = tree_kernels.NCHUNKS
 
 
 @njit(cache=True, parallel=True)
@@ -183,7 +183,7 @@ def pointer_rules(parent, dist, root: int, n: int):
     if wrapped is not None:
         return None, {}, wrapped
     hops = np.empty(n, np.int8)
-    bad_range, num_visited = kernels.start_depths(parent, hops)
+    bad_range, num_visited = tree_kernels.start_depths(parent, hops)
     kw = dict(num_visited=int(num_visited))
     if bad_range < n:
         v = int(bad_range)

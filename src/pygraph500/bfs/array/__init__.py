@@ -1,7 +1,7 @@
 """BFS on the array backend (NumPy in CI, CuPy on a GPU): thesis chapter 4's single-GPU
 algorithms and paper 004's GPU BFS variants, written once against ``xp``.
 
-``gpu-queue``, ``sort-unique``, ``bitmap-filter``, ``frontier-mask`` (``search``),
+``gpu-queue``, ``sort-unique``, ``bitmap-filter``, ``frontier-mask`` (``queue_based``),
 ``edge-parallel`` (``edge_parallel``) and the array form of ``direction-optimizing``
 (``direction_optimizing``, used by ``direction-optimizing`` with ``backend="gpu"``). Each
 records thesis Table 4.1 per level in ``result.levels.extra`` (CLQ, NLF, LV, RV, NLQ, QR, UR)
@@ -21,7 +21,7 @@ from ...descriptors import Algorithm
 from ..types import option_help
 from .direction_optimizing import bfs_direction_optimizing_array
 from .edge_parallel import bfs_edge_parallel
-from .search import bfs_bitmap_filter, bfs_frontier_mask, bfs_gpu_queue, bfs_sort_unique
+from .queue_based import bfs_bitmap_filter, bfs_frontier_mask, bfs_gpu_queue, bfs_sort_unique
 
 
 def _array(name, function, summary, source, *more_options, directed=True):

@@ -1,14 +1,14 @@
 """Beamer's direction-optimizing BFS on the array backend (``direction-optimizing`` with
 ``--backend gpu``; on NumPy it is reachable as ``bfs_direction_optimizing_array``).
 
-On a GPU both directions are numba.cuda kernels: top-down levels ``kernels.top_down_level``
+On a GPU both directions are numba.cuda kernels: top-down levels ``cuda_levels.top_down_level``
 (a thread per adjacency entry of the queue, claims by atomic minimum: two launches where a
 sort-unique level takes about 25), bottom-up levels
 ``primitives.cuda_steps.bottom_up_level`` (a thread per candidate, stopping at the first
 neighbour in the frontier mask; it also writes the next queue and the candidates left).
 Elsewhere (and with ``kernel=False``) top-down levels are sort-unique levels (thesis 4.3.2:
 expand, binary search, sort-unique) and bottom-up levels
-``primitives.arrays.bottom_up_step`` (whole lists gathered and matched against the mask). A
+``primitives.xp_steps.bottom_up_step`` (whole lists gathered and matched against the mask). A
 top-down level takes the smallest parent in both forms (the same parents); a bottom-up level
 takes the first frontier neighbour in list order in the kernel, any of them in the array
 step (whichever duplicate write wins). The switching rule and its defaults are those of the
@@ -28,8 +28,8 @@ from __future__ import annotations
 import numpy as np
 
 from ..types import BOTTOM_UP
-from .search import prepare, top_down_level
-from ...primitives.arrays import SPARE, bottom_up_step, compact, spill
+from .queue_based import prepare, top_down_level
+from ...primitives.xp_steps import SPARE, bottom_up_step, compact, spill
 from ...primitives.direction import go_bottom_up, go_top_down
 from .steps import LevelRecorder, Search, finish_result
 
@@ -49,7 +49,7 @@ def bfs_direction_optimizing_array(graph, root, *, backend="cpu", alpha=15.0, be
     top_down_kernel = kernel if top_down_kernel is None else top_down_kernel and kernel
     if kernel:
         from ...primitives.cuda_steps import bottom_up_search_step
-        from .kernels import LevelCounts, top_down_search_step
+        from .cuda_levels import LevelCounts, top_down_search_step
         counts = LevelCounts(xp, 3)  # per level: next queue, its edges, LV or candidates left
     st = Search(be, indptr, indices, n, r, depth, count_linked=True)
     rec = LevelRecorder(be)

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .search import prepare
-from ...primitives.arrays import put, read_counts, spill
+from .queue_based import prepare
+from ...primitives.xp_steps import put, read_counts, spill
 from .steps import LevelRecorder, finish_result, new_parent
 
 __all__ = ["bfs_edge_parallel"]

@@ -1,8 +1,8 @@
 """What the array-backend BFS algorithms share besides the steps themselves (which live in
-``primitives.arrays``: the distributed searcher uses them too).
+``primitives.xp_steps``: the distributed searcher uses them too).
 
 - ``Search``: a search's device state: parent, depth and two queue buffers with spare slots
-  at the end (``primitives.arrays.SPARE``: where writes that must go nowhere land), the
+  at the end (``primitives.xp_steps.SPARE``: where writes that must go nowhere land), the
   degrees, and the one host read of a level (``advance``: the next queue's length and
   adjacency entries, together).
 - ``LevelRecorder``: the fields of thesis Table 4.1 per level (CLQ, NLF, LV, RV, NLQ, QR, UR)
@@ -20,7 +20,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...backend.checked import PerLevel
-from ...primitives.arrays import SPARE, read_counts, spill
+from ...primitives.xp_steps import SPARE, read_counts, spill
 from ..types import TOP_DOWN, BFSResult, LevelTable
 
 __all__ = ["estimate_search_bytes", "check_memory", "as_backend_graph", "LevelRecorder", "PHASES",
@@ -101,7 +101,7 @@ class Search:
 
     @property
     def next_queue(self):
-        """The buffer the next queue is written to (``primitives.arrays.compact``)."""
+        """The buffer the next queue is written to (``primitives.xp_steps.compact``)."""
         return self.queues[1 - self.cur]
 
     def advance(self, nq, m) -> int:

@@ -31,7 +31,7 @@ import numpy as np
 from numba import njit
 
 from ...primitives import cas_acquire, fetch_add, fetch_add_acq_rel, fetch_or, store_release
-from .chunks import SLOTS, UNDEF
+from .chunk_trees import SLOTS, UNDEF
 
 __all__ = ["TASK_COLUMNS", "JOIN_COLUMNS", "CTR_SIZE", "MTOP", "TTOP", "JTOP", "DONE", "FLAG",
            "RESULT", "WS_STRIDE", "OUT_OF_CHUNKS", "OUT_OF_TASKS", "OUT_OF_JOINS",

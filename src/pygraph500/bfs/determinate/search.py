@@ -1,7 +1,7 @@
 """``determinate``: the Fresh Breeze BFS of paper 003 on this machine's threads.
 
-The graph is converted once into the paper's form (``chunks.build_chunk_graph``; kept with
-the CSRGraph for later searches, as the paper keeps it for every root). ``graph500 run``
+The graph is converted once into the paper's form (``chunk_trees.build_chunk_graph``; kept
+with the CSRGraph for later searches, as the paper keeps it for every root). ``graph500 run``
 builds it with kernel 1 (``chunk_graph``, the registry record's ``prepare``): its time is
 construction time. Each level runs the two task trees of ``tasks`` on W workers
 (``runtime``) and ends when both have finished (the paper's "pinch" between levels); the
@@ -25,7 +25,7 @@ from numba import njit
 
 from ...errors import InputError, shown
 from ..types import TOP_DOWN, BFSResult, LevelTable, check_root
-from .chunks import SLOTS, UNDEF, ChunkGraph, build_chunk_graph, flatten_into
+from .chunk_trees import SLOTS, UNDEF, ChunkGraph, build_chunk_graph, flatten_into
 from .runtime import (CTR_SIZE, DONE, FLAG, JOIN_COLUMNS, JTOP, MTOP, OUT_OF_CHUNKS,
                       OUT_OF_DEQUE, OUT_OF_JOINS, OUT_OF_TASKS, RESULT, TASK_COLUMNS, TTOP,
                       WS_STRIDE, create_join, spawn)

@@ -26,7 +26,7 @@ import numpy as np
 from numba import njit
 
 from ...primitives import fetch_add
-from .chunks import SLOTS, UNDEF
+from .chunk_trees import SLOTS, UNDEF
 from .runtime import (DONE, FLAG, RESULT, T_A0, T_A1, T_A2, T_A3, T_A4, T_CTX, T_FN, T_JOIN,
                       T_SLOT, alloc_chunk, create_join, join_update, spawn, steal, take)
 

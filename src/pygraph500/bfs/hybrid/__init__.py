@@ -14,7 +14,7 @@ Ayguadé, "Task-based Parallel Breadth-First Search in Heterogeneous Environment
 """
 from __future__ import annotations
 
-from ..array.search import resolve_backend
+from ..array.queue_based import resolve_backend
 from ...errors import InputError
 from .device import ArrayDevice
 from .options import (CLOCKS, DEFAULT_SHARE, DEFAULT_TASKS, MODES, HybridOptions,

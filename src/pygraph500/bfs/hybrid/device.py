@@ -16,7 +16,7 @@ the queue's adjacency entries (the sizes of the steps), then the counts and the 
   neighbour (any task's) is claimed by a scatter of parents read back (the element whose
   parent stayed won: gpu-queue's whole-array claim), or by the warp kernel's compare-and-swap;
 - bottom-up: the unvisited vertices of the run tasks look for a frontier neighbour
-  (``primitives.arrays.bottom_up_step``; the whole frontier must be here).
+  (``primitives.xp_steps.bottom_up_step``; the whole frontier must be here).
 
 ``counts()``: per task the vertices found in it and their degrees, and the entries
 examined; ``found_words`` the next-frontier words of the tasks with finds; ``parents`` the
@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...primitives.arrays import SPARE, bottom_up_step, gather, put, queue_offsets, spill
+from ...primitives.xp_steps import SPARE, bottom_up_step, gather, put, queue_offsets, spill
 from ..types import BOTTOM_UP
 
 __all__ = ["RUN", "GRAPH", "VISITED", "FRONTIER", "ArrayDevice"]

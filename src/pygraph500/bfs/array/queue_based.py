@@ -1,19 +1,20 @@
 """The queue-based BFS algorithms of the array backend: one level loop, four ways to turn
-the Next Level Frontier into the next queue.
+the Next Level Frontier into the next queue (its top-down level, ``top_down_level``, and a
+search's start, ``prepare``, are the other array algorithms' too).
 
 Every level: expand the queue (``queue_offsets``: degrees, prefix sum), gather the NLF with
 its parent payload (``gather``: binary search per element), drop the visited, prune, write
 the parents and make the next queue. The algorithms differ in the pruning:
 
 - ``gpu-queue``: thesis 4.2.3, the straightforward GPU BFS, no pruning. On a GPU it is the
-  hand-written kernel of ``kernels.py``: one thread per queued vertex walks its list and
+  hand-written kernel of ``cuda_levels.py``: one thread per queued vertex walks its list and
   claims with a compare-and-swap. On NumPy (and wherever ``kernel=False``) the same search
   in whole-array steps: every unvisited NLF element tries to claim its vertex by a scatter
   of the parents read back (the element whose parent stayed won); the winners are the next
   queue.
 - ``sort-unique``: thesis 4.3.2: sort the (vertex, parent) pairs, keep one per vertex. On a
   GPU (and wherever ``kernel=True``) a level is three launches, the sort between two
-  numba.cuda kernels (``kernels.gather_keys``, ``kernels.settle_sorted``), where the
+  numba.cuda kernels (``cuda_levels.gather_keys``, ``cuda_levels.settle_sorted``), where the
   whole-array steps take about 25 and pass each NLF element through memory a dozen times.
 - ``bitmap-filter``: thesis 5.3's space-time trade-off: no sort; a per-vertex scratch array
   (allocated once per search) decides which element of each vertex wins.
@@ -32,8 +33,8 @@ import numpy as np
 
 from ...backend.arrays import ArrayBackend, get_backend
 from ..types import check_root
-from ...primitives.arrays import (SPARE, claim, compact, gather, put, queue_offsets, sort_unique,
-                                  spill)
+from ...primitives.xp_steps import (SPARE, claim, compact, gather, put, queue_offsets,
+                                    sort_unique, spill)
 from .steps import (LevelRecorder, Search, as_backend_graph, check_memory, finish_result,
                     new_parent)
 
@@ -106,7 +107,7 @@ def _search(graph, root, backend, prune, depth, on_device, kernel=False):
         mask = xp.zeros(n + SPARE, dtype=bool)
         st.scans()
     if kernel:  # sort-unique's kernel form
-        from .kernels import LevelCounts, sort_unique_search_step
+        from .cuda_levels import LevelCounts, sort_unique_search_step
         counts = LevelCounts(xp, 3)  # per level: next queue, its edges, LV
     rec = LevelRecorder(be)
     level = 0
@@ -126,7 +127,7 @@ def bfs_gpu_queue(graph, root, *, backend="cpu", depth=True, on_device=False, ke
     be = resolve_backend(backend)
     if not (be.on_cuda if kernel is None else kernel):
         return _search(graph, root, be, "gpu-queue", depth, on_device)
-    from .kernels import search as kernel_search
+    from .cuda_levels import search as kernel_search
 
     be, xp, r, n, indptr, indices = prepare(graph, root, be)
     parent, dep = new_parent(xp, n, r, depth)
@@ -137,7 +138,7 @@ def bfs_gpu_queue(graph, root, *, backend="cpu", depth=True, on_device=False, ke
 
 def bfs_sort_unique(graph, root, *, backend="cpu", depth=True, on_device=False, kernel=None):
     """Sort-unique BFS (thesis 4.3.2) on the array backend; see the module. ``kernel``: run
-    its levels as three launches (``kernels.sort_unique_search_step``: the gather and the key
+    its levels as three launches (``cuda_levels.sort_unique_search_step``: the gather and the key
     packing, the device's sort, the unique and the update; default: when the backend's
     arrays are on a device; True under numba's CUDA simulator runs it on NumPy arrays, for
     tests); ``kernel=False``: the whole-array steps, for comparisons."""

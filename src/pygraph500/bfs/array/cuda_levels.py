@@ -1,5 +1,5 @@
-"""The hand-written GPU kernels of the array backend's BFS (numba.cuda): thesis 4.2.3's queue
-BFS, sort-unique's level around the device's sort, and direction-optimizing's top-down step.
+"""The array BFS's levels as hand-written GPU kernels (numba.cuda): thesis 4.2.3's queue BFS,
+sort-unique's level around the device's sort, and direction-optimizing's top-down level.
 
 ``queue_level`` is the straightforward GPU BFS level as the thesis writes it: one thread per
 queued vertex walks that vertex's adjacency list, claims every unvisited neighbour with a
@@ -49,7 +49,7 @@ import numpy as np
 from numba import cuda
 
 from ...backend.cuda_launch import device_view, hush_small_grids
-from ...primitives.arrays import SPARE
+from ...primitives.xp_steps import SPARE
 from ...primitives.cuda_steps import NONE, THREADS, blocks, depth_arg
 
 __all__ = ["LevelCounts", "queue_level", "search", "entry", "top_down_level", "settle",
@@ -191,7 +191,7 @@ def settle(nxt, counts, parent, depth, level):
 def top_down_search_step(st, level, row, most, rec) -> int:
     """One top-down level of the search ``st`` (``bfs.array.steps.Search``) by
     ``top_down_level`` and ``settle``, counted in the zeroed device ``row`` (next queue's
-    length, its edges, LV) and recorded in ``rec``, as ``search.top_down_level`` does its
+    length, its edges, LV) and recorded in ``rec``, as ``queue_based.top_down_level`` does its
     sort-unique form; ``most``: a host bound on the vertices it can find (the settle grid).
     Returns the next queue's length (the level's one host read)."""
     xp, q = st.xp, st.queue

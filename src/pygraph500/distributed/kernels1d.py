@@ -1,5 +1,6 @@
-"""The compiled kernels of one distributed BFS level on a rank (``DistSearcher``, thesis
-Algorithm 4 with 4.3.2), the radix sort-unique of the prune step aside (``sort_unique``):
+"""The compiled kernels of one level of the 1D distributed BFS on a rank (``search1d``'s
+``DistSearcher``, thesis Algorithm 4 with 4.3.2; the 2D search's are ``kernels2d``), the radix
+sort-unique of the prune step aside (``sort_unique``):
 
 - ``expand_queue`` (4.3.2 A-B): the next-level frontier (NLF) of the queue, load-balanced by
   cutting its entries into equal chunks; own visited neighbours are dropped on the spot;

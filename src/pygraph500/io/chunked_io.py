@@ -1,9 +1,11 @@
-"""Chunked reading and writing shared by the format modules.
+"""Chunked reading and writing of users' edge files, shared by the format modules: one
+reusable buffer of at most ``CHUNK_BYTES`` per read or write, and the vertex-id check
+(``bad_ids``).
 
 A read fills arrays allocated once at their final size from one reusable buffer of at most
 ``CHUNK_BYTES``, so it needs the edge arrays plus one chunk, never twice the file; a write
 converts and writes the edges the same way. Readers look ``CHUNK_BYTES`` up at call time
-(``chunks.CHUNK_BYTES``), so tests can shrink it.
+(``chunked_io.CHUNK_BYTES``), so tests can shrink it.
 """
 from __future__ import annotations
 

@@ -36,7 +36,7 @@ One top-down level, on every rank:
 5. **terminate**: an allreduce of the next queues' sizes (Algorithm 4 line 35).
 
 Here ``DistSearcher`` keeps a rank's buffers and runs the steps; their compiled kernels are
-in ``distributed.kernels`` and ``distributed.sort_unique``, the level loop and Beamer's
+in ``distributed.kernels1d`` and ``distributed.sort_unique``, the level loop and Beamer's
 switch in ``distributed.level_loop`` (shared with the array searcher), the modes in
 ``distributed.modes``.
 
@@ -57,7 +57,7 @@ from ..errors import InputError
 from ..primitives.bitmaps import ONE
 from .build import DistGraph
 from .comm import KeptBuffers
-from .kernels import (bits_to_queue, bottom_up_scan, claim_unvisited, expand_queue,
+from .kernels1d import (bits_to_queue, bottom_up_scan, claim_unvisited, expand_queue,
                       group_by_owner, queue_to_bits)
 from .level_loop import DistBFSResult, LevelLoop
 from .modes import DEFAULT_DIST_ALGORITHM, DEFAULT_PRUNE, check_modes

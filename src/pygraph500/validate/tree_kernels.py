@@ -1,5 +1,8 @@
-"""The compiled passes of the embedded validator (``bfs_tree``): each returns the first
-offender of its rules (smallest vertex label or edge index, whatever the thread count)."""
+"""The compiled passes over a parent array and the edge tuples: depths, roots and cycles
+from the parent pointers (``bfs_tree.pointer_rules``, which ``on_csr`` shares; the hop counts
+of ``shortest_paths``), and the tuples' and the tree's edges judged (``bfs_tree``). Each
+returns the first offender of its rules (smallest vertex label or edge index, whatever the
+thread count); the passes over kernel 1's CSR are ``csr_kernels``."""
 from __future__ import annotations
 
 import numpy as np
