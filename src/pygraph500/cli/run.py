@@ -124,7 +124,10 @@ def _cmd_run(args) -> int:
         options["algorithm"] = args.algorithm
     launch = Launch(RunConfig(**options))
     launch.check(lambda: check_writable(args.json) if args.json else None)
-    launch.check(lambda: _check_plotting(args.plot))
+    if args.plot:
+        from ..report.plots import check_plot_target
+
+        launch.check(lambda: check_plot_target(args.plot, "--plot"))
     # before the first parallel kernel: OpenMP reads its wait policy when it starts
     shared = shared_machine(args.threads) if launch.comm is None else None
     with launch.guard():
@@ -148,22 +151,6 @@ def _cmd_run(args) -> int:
         if args.plot:
             plot_result(doc, args.plot)
     return 0 if result.valid else 1
-
-
-def _check_plotting(out_dir) -> None:
-    """Before the run: --plot needs matplotlib, and DIR must not be a file."""
-    import os
-
-    from ..errors import InputError
-
-    if out_dir is None:
-        return
-    try:
-        import matplotlib  # noqa: F401
-    except ImportError:
-        raise InputError("--plot needs matplotlib: pip install 'pygraph500[plot]'") from None
-    if os.path.exists(out_dir) and not os.path.isdir(out_dir):
-        raise InputError(f"--plot {out_dir}: exists and is not a directory")
 
 
 def _print_run(result, args) -> None:

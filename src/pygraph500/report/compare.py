@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 
 from ..errors import InputError
-from .plots import load_result
+from .result import load_result
 
 __all__ = ["compare_results"]
 

@@ -31,21 +31,21 @@ path has thousands) or phases are drawn as lines instead of bars.
 """
 from __future__ import annotations
 
-import json
 import os
 
 import numpy as np
 
 from ..errors import InputError
-from ..io import atomic_writer, readable_input, written_together
+from ..io import atomic_writer, written_together
+from .result import KERNEL_KEYS, load_result
 
-__all__ = ["plot_result", "make_figures", "load_result"]
+__all__ = ["plot_result", "make_figures", "check_plot_target"]
 
 _COLORS = {"top-down": "#1f77b4", "bottom-up": "#d62728"}
 _BAR_LIMIT = 80  # above this many levels, lines instead of bars
 _PHASE_BAR_LIMIT = 32  # above this many SSSP phases, lines instead of bar groups
 # kernel -> the document's key of its searches, its prefix in the official block, its name
-_KERNELS = {"bfs": ("runs", "bfs  ", "BFS"), "sssp": ("sssp_runs", "sssp ", "SSSP")}
+_KERNELS = {k: (*keys, k.upper()) for k, keys in KERNEL_KEYS.items()}
 _CAPTION_SIZE = 7.5  # points
 
 _DIRECTIONS = ("top-down: the frontier's vertices scan their adjacency lists;   bottom-up "
@@ -78,51 +78,6 @@ _BUCKETS = {  # SSSP algorithm -> bottom panel's label, its line of the caption
 }
 _DELTA_BUCKET = ("bucket", "bucket b: the vertices whose tentative distance lies in "
                  "[b·Δ, (b+1)·Δ); Δ: the bucket width; buckets are taken in increasing order")
-
-
-def load_result(path: str) -> dict:
-    """The JSON document of ``graph500 run --json``; InputError when it is not one."""
-    if os.path.isdir(path):
-        raise InputError(f"cannot read {path}: it is a directory")
-    with readable_input(path) as local:
-        try:
-            with open(local) as f:
-                doc = json.load(f)
-        except OSError as exc:
-            raise InputError(f"cannot read {path}: {exc.strerror or exc}") from None
-        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-            raise InputError(f"{path}: not a JSON document: {exc}") from None
-    if not isinstance(doc, dict) or "runs" not in doc or "parameters" not in doc:
-        raise InputError(f"{path}: not a result of `graph500 run --json` (no 'runs'/'parameters')")
-    problem = _shape_problem(doc)
-    if problem:
-        raise InputError(f"{path}: not a result of `graph500 run --json` ({problem})")
-    return doc
-
-
-def _is_number(x) -> bool:
-    return isinstance(x, (int, float)) and not isinstance(x, bool)
-
-
-def _shape_problem(doc: dict) -> str | None:
-    """What in ``doc`` has the wrong type for a run's document (None: nothing)."""
-    if not isinstance(doc["parameters"], dict):
-        return "'parameters' is not an object"
-    official = doc.get("official")
-    if official is not None and not (isinstance(official, dict)
-                                     and all(_is_number(v) for v in official.values())):
-        return "'official' is not an object of numbers"
-    for key in ("runs", "sssp_runs"):
-        runs = doc.get(key, [])
-        if not isinstance(runs, list) or not all(isinstance(r, dict) for r in runs):
-            return f"'{key}' is not a list of objects"
-        for r in runs:
-            if any(k in r and not _is_number(r[k]) for k in ("time", "nedge", "teps")):
-                return f"a search of '{key}' has a time, nedge or teps that is not a number"
-            levels = r.get("levels", [])
-            if not isinstance(levels, list) or not all(isinstance(lv, dict) for lv in levels):
-                return f"a search of '{key}' has 'levels' that are not a list of objects"
-    return None
 
 
 def _title(doc: dict, kernel: str = "bfs") -> str:
@@ -493,6 +448,17 @@ def make_figures(doc: dict) -> list[tuple[str, object]]:
     return figures
 
 
+def check_plot_target(out_dir: str, option: str = "--out") -> None:
+    """InputError unless figures can go to ``out_dir`` (given as ``option``): matplotlib is
+    installed and ``out_dir`` is not a file. ``graph500 run --plot`` asks before its run."""
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        raise InputError("plots need matplotlib: pip install 'pygraph500[plot]'") from None
+    if os.path.exists(out_dir) and not os.path.isdir(out_dir):
+        raise InputError(f"{option} {out_dir}: exists and is not a directory")
+
+
 def plot_result(result, out_dir: str) -> list[str]:
     """Write the figures of a run's JSON (a path or the dict) into ``out_dir`` (created if
     missing): teps.png, levels.png, level_times.png for its BFS searches, sssp_teps.png and
@@ -503,8 +469,7 @@ def plot_result(result, out_dir: str) -> list[str]:
     """
     doc = load_result(result) if isinstance(result, str) else result
     _searches_problem(doc)
-    if os.path.exists(out_dir) and not os.path.isdir(out_dir):
-        raise InputError(f"--out {out_dir}: exists and is not a directory")
+    check_plot_target(out_dir)
     figures = make_figures(doc)
     try:
         os.makedirs(out_dir, exist_ok=True)

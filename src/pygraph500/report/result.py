@@ -2,13 +2,23 @@
 
 Both read a ``benchmark.BenchmarkResult`` by its attributes (this module imports nothing from
 ``benchmark``, which sits above ``report``); the statistics themselves are the benchmark's
-(``BenchmarkResult.statistics``), the keys, their order and the document's layout are here.
+(``BenchmarkResult.statistics``), the keys, their order and the document's layout are here;
+so is ``load_result``, which reads a document back (plot, compare, report) and refuses one of
+the wrong shape.
 """
 from __future__ import annotations
 
-__all__ = ["official_block", "result_json"]
+import json
+import os
+
+from ..errors import InputError
+from ..io import readable_input
+
+__all__ = ["official_block", "result_json", "load_result", "KERNEL_KEYS"]
 
 TEPS_ORDER = ("min", "firstquartile", "median", "thirdquartile", "max")
+# kernel -> the document's key of its searches, the prefix of its keys in the official block
+KERNEL_KEYS = {"bfs": ("runs", "bfs  "), "sssp": ("sssp_runs", "sssp ")}
 
 
 def official_block(result) -> dict[str, float]:
@@ -21,7 +31,7 @@ def official_block(result) -> dict[str, float]:
     """
     kernels = result.config.kernels
     stats = {k: result.statistics(k) for k in kernels}
-    prefix = {"bfs": "bfs  ", "sssp": "sssp "}
+    prefix = {k: p for k, (_, p) in KERNEL_KEYS.items()}
     out: dict[str, float] = {
         "SCALE": result.scale,
         "edgefactor": result.edgefactor,
@@ -116,3 +126,48 @@ def _runs(result, runs) -> list[dict]:
              "teps": r.teps, "valid": r.valid, "validate_time": r.validate_time, "rule": r.rule,
              "levels": r.levels}
             for r in runs]
+
+
+def load_result(path: str) -> dict:
+    """The JSON document of ``graph500 run --json``; InputError when it is not one."""
+    if os.path.isdir(path):
+        raise InputError(f"cannot read {path}: it is a directory")
+    with readable_input(path) as local:
+        try:
+            with open(local) as f:
+                doc = json.load(f)
+        except OSError as exc:
+            raise InputError(f"cannot read {path}: {exc.strerror or exc}") from None
+        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+            raise InputError(f"{path}: not a JSON document: {exc}") from None
+    if not isinstance(doc, dict) or "runs" not in doc or "parameters" not in doc:
+        raise InputError(f"{path}: not a result of `graph500 run --json` (no 'runs'/'parameters')")
+    problem = _shape_problem(doc)
+    if problem:
+        raise InputError(f"{path}: not a result of `graph500 run --json` ({problem})")
+    return doc
+
+
+def _is_number(x) -> bool:
+    return isinstance(x, (int, float)) and not isinstance(x, bool)
+
+
+def _shape_problem(doc: dict) -> str | None:
+    """What in ``doc`` has the wrong type for a run's document (None: nothing)."""
+    if not isinstance(doc["parameters"], dict):
+        return "'parameters' is not an object"
+    official = doc.get("official")
+    if official is not None and not (isinstance(official, dict)
+                                     and all(_is_number(v) for v in official.values())):
+        return "'official' is not an object of numbers"
+    for key, _ in KERNEL_KEYS.values():
+        runs = doc.get(key, [])
+        if not isinstance(runs, list) or not all(isinstance(r, dict) for r in runs):
+            return f"'{key}' is not a list of objects"
+        for r in runs:
+            if any(k in r and not _is_number(r[k]) for k in ("time", "nedge", "teps")):
+                return f"a search of '{key}' has a time, nedge or teps that is not a number"
+            levels = r.get("levels", [])
+            if not isinstance(levels, list) or not all(isinstance(lv, dict) for lv in levels):
+                return f"a search of '{key}' has 'levels' that are not a list of objects"
+    return None

@@ -16,7 +16,7 @@ import textwrap
 
 from ..errors import InputError
 from .official import format_official
-from .plots import load_result
+from .result import KERNEL_KEYS, load_result
 
 __all__ = ["FORMATS", "NOT_COVERED", "NOT_RECORDED", "build_report", "submission_report"]
 
@@ -42,8 +42,6 @@ NOT_COVERED = (
 _MACHINE = ("cpu_model", "sockets", "physical_cores", "logical_cores", "memory_gib",
             "accelerator", "hostname", "os", "kernel")
 _KERNEL_NAME = {"bfs": "BFS (kernel 2)", "sssp": "SSSP (kernel 3)"}
-_PREFIX = {"bfs": "bfs  ", "sssp": "sssp "}  # the official block's key prefixes
-_RUNS = {"bfs": "runs", "sssp": "sssp_runs"}
 _MODES = {"csr": "against kernel 1's CSR (every rule; nedge from the tuple counts)",
           "tuples": "against every input tuple"}
 _SECTIONS = (("machine", "Machine (the one that ran the benchmark)"), ("software", "Software"),
@@ -171,8 +169,8 @@ def _results(doc: dict) -> dict:
     params, official = _obj(doc["parameters"]), _obj(doc.get("official"))
     out = {}
     for k in _kernels(params):
-        out[f"{k}_searches"] = len(_list(doc.get(_RUNS[k])))
-        mean = official.get(f"{_PREFIX[k]}harmonic_mean_TEPS")
+        out[f"{k}_searches"] = len(_list(doc.get(KERNEL_KEYS[k][0])))
+        mean = official.get(f"{KERNEL_KEYS[k][1]}harmonic_mean_TEPS")
         out[f"{k}_harmonic_mean_GTEPS"] = None if mean is None else mean / 1e9
     return out
 
@@ -189,7 +187,7 @@ def _validation(doc: dict) -> dict:
     out = {"all_valid": bool(doc.get("valid")) if checked else None, "mode": mode}
     failure = None
     for k in _kernels(params):
-        runs = [r for r in _list(doc.get(_RUNS[k])) if isinstance(r, dict)]
+        runs = [r for r in _list(doc.get(KERNEL_KEYS[k][0])) if isinstance(r, dict)]
         out[f"{k}_validated"] = sum(r.get("valid") is not None for r in runs)
         out[f"{k}_invalid"] = sum(r.get("valid") is False for r in runs)
         bad = next((r for r in runs if r.get("valid") is False), None)
