@@ -94,9 +94,9 @@ def test_directed_by_the_inputs_nature_and_by_choice():
     np.testing.assert_array_equal(pygraph500.bfs(edges, 0).distances, [0, 1, 2, 3])
     np.testing.assert_array_equal(pygraph500.bfs(edges, 0, directed=True).distances,
                                   [0, 1, -1, -1])
-    with pytest.raises(InputError, match="direction-optimizing searches undirected graphs "
-                                         "only; directed: topdown-queue"):
-        pygraph500.bfs(D, 0, algorithm="direction-optimizing")
+    with pytest.raises(InputError, match="bottomup searches undirected graphs only; "
+                                         "directed: direction-optimizing, topdown-queue"):
+        pygraph500.bfs(D, 0, algorithm="bottomup")
     with pytest.raises(InputError, match="delta-stepping searches undirected graphs only"):
         pygraph500.sssp(D, 0, algorithm="delta-stepping")
 

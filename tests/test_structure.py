@@ -72,12 +72,6 @@ LONG_FUNCTIONS = {
     "pygraph500.bfs.steps.bitmap_topdown.bitmap_topdown_levels_serial":
         _KERNEL + "the serial levels with their log in locals, written back at the end (a "
         "helper per level costs more than a level of a path)",
-    "pygraph500.bfs.steps.queue_topdown.topdown_levels_serial":
-        _KERNEL + "the serial FIFO levels with their log in locals, written back at the end "
-        "(hot loop)",
-    "pygraph500.bfs.steps.queue_topdown.topdown_level_parallel":
-        _KERNEL + "one parallel level: the frontier's prefix sum, the dynamic chunk claims "
-        "and the deterministic pass share its buffers",
     "pygraph500.io.text_kernels.parse_lines":
         _KERNEL + "one pass over a chunk's bytes: comments, columns, ids and the weights' fast "
         "path in one state machine",

@@ -401,9 +401,9 @@ def bfs(graph, source, *, directed=None, algorithm="auto", scipy_compatible=Fals
     ``is_directed_input``: networkx DiGraphs and scipy matrices directed, as those libraries
     do; edge lists undirected, as Graph500's), or both ways (False: scipy's
     ``directed=False``). A directed search runs on the algorithms whose records say so
-    (top-down ones; ``auto``: ``reference`` or ``topdown-queue``). Anything but a CSRGraph is
-    built first (kernel 1): to search one graph many times, build it once with
-    ``graph.from_scipy`` / ``from_networkx`` / ``build_csr``.
+    (``auto``: ``reference`` or ``direction-optimizing``, bottom-up over the in-edges).
+    Anything but a CSRGraph is built first (kernel 1): to search one graph many times,
+    build it once with ``graph.from_scipy`` / ``from_networkx`` / ``build_csr``.
 
     distances: int64 hops, ``-1`` where unreached; predecessors: int64, Graph500's
     convention, ``-1`` where unreached, the source its own parent. With
@@ -430,17 +430,18 @@ def bfs(graph, source, *, directed=None, algorithm="auto", scipy_compatible=Fals
     """
     directed = is_directed_input(graph) if directed is None else bool(directed)
     _note_conversion(graph, "bfs")
-    guess = algorithm if algorithm != "auto" else _auto(_entries_hint(graph), directed)
+    guess = algorithm if algorithm != "auto" else _auto(_entries_hint(graph))
     with _threads(threads), _compiling(f"bfs-{guess}"):
         return _bfs(graph, source, directed, algorithm, scipy_compatible, deterministic)
 
 
-def _auto(entries: int, directed: bool) -> str:
+def _auto(entries: int) -> str:
     """algorithm="auto": the serial reference on small graphs (waking the threads costs more),
-    else the parallel default (a directed graph's: topdown-queue)."""
+    else the parallel default (direction-optimizing, a directed graph's too: bottom-up over
+    its in-edges)."""
     if entries < AUTO_SMALL_EDGES:
         return "reference"
-    return "topdown-queue" if directed else DEFAULT_ALGORITHM
+    return DEFAULT_ALGORITHM
 
 
 def _entries_hint(graph) -> int:
@@ -469,7 +470,7 @@ def _bfs(graph, source, directed, algorithm, scipy_compatible, deterministic):
 
     csr, root = _directed(graph, source) if directed else as_csr(graph, source)[:2]
     if algorithm == "auto":
-        algorithm = _auto(csr.num_directed_edges, csr.directed)
+        algorithm = _auto(csr.num_directed_edges)
     fn = get_algorithm(algorithm)
     if csr.directed and not fn.directed:
         raise InputError(f"bfs: algorithm {algorithm} searches undirected graphs only; "

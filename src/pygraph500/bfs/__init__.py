@@ -34,7 +34,7 @@ ALGORITHMS = Registry("bfs", (
               "parallel; with backend gpu its array form (numba.cuda kernels both ways)",
               "Beamer et al. 2012",
               option_help("alpha", "beta", "depth", "deterministic", "backend", "on_device"),
-              backends=BACKENDS, distributed=True, directions=BOTH_WAYS),
+              backends=BACKENDS, distributed=True, directions=BOTH_WAYS, directed=True),
     Algorithm("topdown-queue", "bfs", bfs_topdown_queue,
               "level-synchronous top-down with frontier queues; the next queue from "
               "per-thread buffers, no lock", "Mastrostefano 2013, Algorithm 2",

@@ -5,6 +5,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 import numpy as np
+from numba import njit
 
 from ..errors import InputError
 
@@ -51,7 +52,8 @@ class EdgeList:
 class CSRGraph:
     """Symmetric adjacency in CSR form: no self-loops, no duplicate neighbours, sorted lists;
     or, ``directed``, each vertex's out-neighbours (``directed_csr``: the Python API's
-    directed searches; the benchmark's graphs are undirected).
+    directed searches; the benchmark's graphs are undirected), and on first use its
+    in-neighbours (``in_edges``, kept with it).
 
     ``indices`` is int32 when ``num_vertices < 2**31``, else int64. Never mutated.
     ``num_input_edges`` is the length of the EdgeList it was built from. Vertex ids are the
@@ -94,6 +96,22 @@ class CSRGraph:
         from .weights import by_weight
 
         return by_weight(self.indptr, self.indices, self.weights)
+
+    @cached_property
+    def in_edges(self) -> tuple[np.ndarray, np.ndarray]:
+        """(indptr, indices) of each vertex's in-neighbours, sorted (the transpose): what a
+        directed search's bottom-up levels read. An undirected graph's are its own arrays;
+        a directed graph's are built on first use (a counting sort, ``transpose``) and kept
+        with it, refused first (ResourceError) when they would not fit in memory."""
+        if not self.directed:
+            return self.indptr, self.indices
+        from ..backend.memory import require_memory
+
+        n = self.num_vertices
+        m = self.num_directed_edges
+        require_memory(16 * (n + 1) + self.indices.itemsize * m,  # with the fill counts
+                       f"the in-edge lists of a directed graph ({n} vertices, {m} edges)")
+        return transpose(self.indptr, self.indices, n)
 
     @property
     def num_directed_edges(self) -> int:
@@ -183,7 +201,8 @@ class CSRGraph:
 def directed_csr(src, dst, num_vertices: int, weights=None) -> CSRGraph:
     """The out-edge CSR of directed edges ``src[i] -> dst[i]``: self-loops dropped, one entry
     per ordered pair (the smallest weight of its duplicates), sorted lists. ``weights`` keep
-    their dtype (float32, or float64 for the API's float64 searches)."""
+    their dtype (float32, or float64 for the API's float64 searches). The in-edge lists are
+    made from it when a search first asks (``CSRGraph.in_edges``)."""
     src = np.asarray(src, np.int64)
     dst = np.asarray(dst, np.int64)
     keep = src != dst
@@ -204,6 +223,25 @@ def directed_csr(src, dst, num_vertices: int, weights=None) -> CSRGraph:
     indices = (key % n).astype(index_dtype(num_vertices))
     return CSRGraph(indptr, indices, int(num_vertices), int(src.shape[0]), weights=w,
                     directed=True)
+
+
+@njit(cache=True)
+def transpose(indptr, indices, num_vertices):
+    """(indptr, indices) of the transpose of a CSR: a counting sort of the entries by
+    neighbour, rows visited in order, so each new row lists its vertices ascending."""
+    t_indptr = np.zeros(num_vertices + 1, np.int64)
+    for k in range(indices.shape[0]):
+        t_indptr[indices[k] + 1] += 1
+    for v in range(num_vertices):
+        t_indptr[v + 1] += t_indptr[v]
+    fill = t_indptr[:-1].copy()
+    t_indices = np.empty_like(indices)
+    for u in range(num_vertices):
+        for k in range(indptr[u], indptr[u + 1]):
+            v = indices[k]
+            t_indices[fill[v]] = u
+            fill[v] += 1
+    return t_indptr, t_indices
 
 
 def networkx_module():

@@ -12,6 +12,8 @@ these kernels).
 - ``queue_topdown``: top-down levels with queue frontiers (serial, many per call; parallel).
 - ``bitmap_topdown``: top-down levels with hierarchical bitmap frontiers.
 - ``bottom_up``: Beamer's bottom-up level.
+- ``directed``: what the steps do on a directed graph (its in-edges beside its out-edges,
+  empty arrays for an undirected one) and Beamer's counts there.
 - ``canonical``: the rule of ``deterministic=True`` (each vertex's parent is its smallest
   neighbour one level up), where each step stands with it, and why its parallel pass is
   race-free.

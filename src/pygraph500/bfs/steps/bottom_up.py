@@ -2,8 +2,10 @@
 
 ``bottom_up_level``: every unvisited vertex (``cand``) scans its neighbours for one in the
 frontier bitmap and stops at the first hit. Threads own whole words, so the bitmaps are
-written without atomics. The queue <-> bitmap conversions that surround bottom-up levels in
-``direction-optimizing`` are ``primitives.bitmaps``.
+written without atomics. ``bottom_up_level_digraph``: the same level on a graph that may be
+directed, whose unvisited vertices scan their in-neighbours (``directed``). The queue <->
+bitmap conversions that surround bottom-up levels in ``direction-optimizing`` are
+``primitives.bitmaps``.
 """
 from __future__ import annotations
 
@@ -14,28 +16,44 @@ from ...primitives import cttz, fetch_add
 from ...primitives.bitmaps import BIT_MASK, ONE, WORD_SHIFT, ZERO, as_uint
 from . import WORD_CHUNKS_PER_THREAD
 
-__all__ = ["bottom_up_level"]
+__all__ = ["bottom_up_level", "bottom_up_level_digraph"]
+
+
+@njit(cache=True)
+def bottom_up_level(indptr, indices, parent, depth, visited, front, nxt, cand, level, nthreads):
+    """``bottom_up_level_digraph`` on an undirected graph; returns (edges examined, found,
+    m_f of next)."""
+    edges, found, scout, _ = bottom_up_level_digraph(indptr, indices, indptr[:0], parent, depth,
+                                                     visited, front, nxt, cand, level, nthreads)
+    return edges, found, scout
 
 
 @njit(cache=True, parallel=True)
-def bottom_up_level(indptr, indices, parent, depth, visited, front, nxt, cand, level, nthreads):
-    """One bottom-up level; returns (edges examined, found, m_f of next).
+def bottom_up_level_digraph(indptr, indices, out_indptr, parent, depth, visited, front, nxt,
+                            cand, level, nthreads):
+    """One bottom-up level; returns (edges examined, found, m_f of next, the found
+    vertices' in-degree sum: what m_u loses).
 
+    ``indptr``, ``indices``: each vertex's in-neighbours, sorted (a directed graph's
+    ``CSRGraph.in_edges``, else its CSR); ``out_indptr``: a directed graph's out-edge
+    offsets (the next m_f counts out-degrees), or empty: the graph is undirected.
     ``cand``: the unvisited vertices worth a look; found vertices leave it (and join
-    ``visited``), and so do vertices without neighbours (nothing can ever reach them).
+    ``visited``), and so do vertices without in-neighbours (nothing can ever reach them).
     ``front``: the frontier; ``nxt`` gets the next one (every word written). Word chunks are
     claimed dynamically; a chunk's words of ``cand``, ``nxt`` and ``visited`` are its own.
     """
+    directed = out_indptr.shape[0] != 0
     nwords = front.shape[0]
     keep_depth = depth.shape[0] != 0  # an empty depth array: depths not wanted
     nchunks = max(1, min(nwords, WORD_CHUNKS_PER_THREAD * nthreads))
     counter = np.zeros(1, np.int64)
-    res = np.zeros((nthreads, 3), np.int64)
+    res = np.zeros((nthreads, 4), np.int64)
     d = level + 1
     for t in prange(nthreads):
         examined = 0
         awake = 0
         scout = 0
+        taken = 0
         while True:  # dynamic schedule (numba's prange has none): claim the next chunk
             c = fetch_add(counter, 0, np.int64(1))
             if c >= nchunks:
@@ -70,7 +88,9 @@ def bottom_up_level(indptr, indices, parent, depth, visited, front, nxt, cand, l
                             depth[v] = d
                         found |= bit
                         awake += 1
-                        scout += e - s
+                        taken += e - s
+                        if directed:
+                            scout += out_indptr[v + ONE] - out_indptr[v]
                         examined += k - s + 1
                     else:
                         examined += e - s
@@ -79,5 +99,6 @@ def bottom_up_level(indptr, indices, parent, depth, visited, front, nxt, cand, l
                 visited[w] |= found
         res[t, 0] = examined
         res[t, 1] = awake
-        res[t, 2] = scout
-    return res[:, 0].sum(), res[:, 1].sum(), res[:, 2].sum()
+        res[t, 2] = scout if directed else taken
+        res[t, 3] = taken
+    return res[:, 0].sum(), res[:, 1].sum(), res[:, 2].sum(), res[:, 3].sum()

@@ -1,12 +1,13 @@
 """The deterministic claim rule (``deterministic=True`` of the compiled algorithms).
 
 The rule: ``parent[root] = root`` and, for every other reached vertex v, ``parent[v]`` is the
-smallest vertex id among v's neighbours one level up (depth(v) - 1): the canonical BFS tree,
-the same for any number of threads and any run, and the rule of the ``determinate``
-algorithm. Where each step stands:
+smallest vertex id among v's neighbours (on a directed graph, its in-neighbours) one level
+up (depth(v) - 1): the canonical BFS tree, the same for any number of threads and any run,
+and the rule of the ``determinate`` algorithm. Where each step stands:
 
-- bottom-up (``bottom_up``): already canonical. Rows are sorted ascending and a vertex stops
-  at its first neighbour in the previous level's frontier bitmap.
+- bottom-up (``bottom_up``): already canonical. Rows are sorted ascending (a directed
+  graph's in-rows too, ``CSRGraph.in_edges``) and a vertex stops at its first neighbour in
+  the previous level's frontier bitmap.
 - serial bitmap top-down (``bitmap_topdown``): already canonical. The frontier is walked in
   ascending order, so the first vertex to claim v is its smallest neighbour in the frontier.
 - serial queue top-down (``queue_topdown``, ``thin_frontier.claim_neighbours``, the
@@ -31,7 +32,7 @@ algorithm. Where each step stands:
     is the minimum over all frontier neighbours, whatever the interleaving.
   - backward (the new vertices' edges, at most the next ``m_f``): each new vertex takes the
     first neighbour of its sorted row that is in the frontier (``first_parents``, a
-    bottom-up scan). Race-free without atomics: each new vertex is written by the one thread
+    bottom-up scan; on a directed graph its in-row, whose length the choice counts). Race-free without atomics: each new vertex is written by the one thread
     that holds it, and the frontier (or visited and depth) is only read.
 
   The choice: backward when the next ``m_f`` (known once the claims are done) is below the

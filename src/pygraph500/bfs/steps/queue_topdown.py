@@ -4,12 +4,23 @@
   Algorithm 1 level by level: the next level is appended behind the current one). It runs
   level after level while each level's work (frontier + edges) is at most ``limit``, so a
   graph of thousands of small levels (a path, a grid) costs one call and no per-level
-  launch. Frontiers of one or two vertices go to ``thin_frontier``.
+  launch. Frontiers of one or two vertices are walked in registers (``thin_frontier``): a
+  path's BFS is a chain of dependent loads, and a round trip through the queue per level
+  lengthens it. ``q`` needs room for the frontier plus every vertex still to be reached:
+  a frontier that starts at ``q[0]`` always fits in N entries. When the frontier is small
+  next to the dequeued part, it is moved back to ``q[0]`` (amortised O(1) per vertex): on
+  a path or a grid the queue's live part stays in cache instead of sweeping N entries.
+  (Hot loop: indices are cast to uint64, which spares numba's negative-index check on
+  every access, and the log is kept in locals, written back at the end.)
 - ``topdown_level_parallel``: one top-down level over all threads (thesis Algorithm 2): the
   frontier's adjacency entries (prefix sum of its degrees) are cut into equal ranges claimed
   dynamically by the threads (a hub's list may be split: skewed degrees stay balanced);
   claimed vertices go to a per-thread buffer flushed to the next queue at a position
   reserved with an atomic fetch-and-add. No lock, no duplicate, no second pass.
+
+Each has a ``_digraph`` form that also takes a directed graph's in-edges (``directed``: m_u
+loses the claimed vertices' in-degrees, the deterministic pass reads in-rows); the plain
+names are those forms on an undirected graph (empty in-edge arrays).
 
 Names of the level log's locals are those of ``thin_frontier``.
 """
@@ -24,10 +35,12 @@ from ...primitives.direction import go_bottom_up
 from ...primitives.hints import hold, prefetch
 from ..types import TOP_DOWN
 from .canonical import first_parents, lower_parent_atomic
+from .directed import degree_sums_parallel, in_degree_sum
 from .level_log import log_end_batch, log_write_run
 from .thin_frontier import claim_neighbours, thin_frontier_levels
 
-__all__ = ["topdown_levels_serial", "topdown_level_parallel"]
+__all__ = ["topdown_levels_serial", "topdown_levels_serial_digraph", "topdown_level_parallel",
+           "topdown_level_parallel_digraph"]
 
 # Dynamic scheduling of the parallel level: its edges are cut into this many chunks per thread.
 _CHUNKS_PER_THREAD = 8
@@ -105,24 +118,24 @@ def _beside(indptr, indices, u):
 def topdown_levels_serial(indptr, indices, parent, depth, visited, q, s, e, level, m_f, m_u,
                           prev_nf, limit, switch, alpha, det, stats, dirs, batches, state,
                           grain):
-    """Serial top-down levels on the FIFO ``q``: the frontier is ``q[s:e]``, the next level is
-    appended behind it. Runs while the frontier is not empty, the level's work
-    ``nf + m_f`` is at most ``limit`` and (when ``switch``) Beamer's test does not call for
-    bottom-up. Returns (s, e, level, m_f, m_u, prev_nf) of the frontier it stopped at.
-    ``det``: the deterministic rule (``canonical``: a vertex met again in the level that
-    claimed it takes the smaller parent); frontiers of two then stay here.
+    """``topdown_levels_serial_digraph`` on an undirected graph."""
+    return topdown_levels_serial_digraph(indptr, indices, indptr[:0], parent, depth, visited,
+                                         q, s, e, level, m_f, m_u, prev_nf, limit, switch,
+                                         alpha, det, stats, dirs, batches, state, grain)
 
-    ``q`` needs room for the frontier plus every vertex still to be reached: a frontier
-    that starts at ``q[0]`` always fits in N entries. When the frontier is small next to
-    the dequeued part, it is moved back to ``q[0]`` (amortised O(1) per vertex): on a path
-    or a grid the queue's live part stays in cache instead of sweeping N entries. (Hot loop:
-    indices are cast to uint64, which spares numba's negative-index check on every access,
-    and the log is kept in locals, written back at the end.)
 
-    Frontiers of one or two vertices are walked in registers (``thin_frontier_levels``): a
-    path's BFS is a chain of dependent loads, and a round trip through the queue per level
-    lengthens it.
-    """
+@njit(cache=True)
+def topdown_levels_serial_digraph(indptr, indices, in_indptr, parent, depth, visited, q, s, e,
+                                  level, m_f, m_u, prev_nf, limit, switch, alpha, det, stats,
+                                  dirs, batches, state, grain):
+    """Serial top-down levels on the FIFO ``q`` (the module's docstring says how): the
+    frontier is ``q[s:e]``, the next level is appended behind it. Runs while the frontier
+    is not empty, the level's work ``nf + m_f`` is at most ``limit`` and (when ``switch``)
+    Beamer's test does not call for bottom-up. Returns (s, e, level, m_f, m_u, prev_nf) of
+    the frontier it stopped at. ``in_indptr``: a directed graph's in-edge offsets (m_u
+    counts in-degrees, ``directed``), or empty. ``det``: the deterministic rule
+    (``canonical``: a vertex met again in the level that claimed it takes the smaller
+    parent); frontiers of two then stay here."""
     nlev = state[0]
     keep_depth = depth.shape[0] != 0  # an empty depth array: depths not wanted
     nb = state[1]
@@ -152,9 +165,9 @@ def topdown_levels_serial(indptr, indices, parent, depth, visited, q, s, e, leve
                 q[0] = q[s]
                 q[nf - 1] = q[e - 1]
             (e, level, m_f, m_u, prev_nf, nlev, nb, t_last, acc, nrow, rf, re,
-             rc) = thin_frontier_levels(indptr, indices, parent, depth, visited, q, nf, level,
-                                        m_f, m_u, limit, stats, dirs, batches, nlev, nb,
-                                        t_last, acc, nrow, rf, re, rc, grain, rows_left,
+             rc) = thin_frontier_levels(indptr, indices, in_indptr, parent, depth, visited, q,
+                                        nf, level, m_f, m_u, limit, stats, dirs, batches, nlev,
+                                        nb, t_last, acc, nrow, rf, re, rc, grain, rows_left,
                                         batches_left)
             s = 0
             continue
@@ -173,7 +186,8 @@ def topdown_levels_serial(indptr, indices, parent, depth, visited, q, s, e, leve
         if acc >= grain:
             nb, t_last = log_end_batch(batches, nb, nlev, t_last)
             acc = 0
-        m_u -= scout
+        # m_u loses their in-degrees (``directed``; a digraph's read apart from the claims)
+        m_u -= scout if in_indptr.shape[0] == 0 else in_degree_sum(in_indptr, q, e, tail)
         prev_nf = nf
         m_f = scout
         s = e
@@ -208,40 +222,32 @@ def _chunk(wp, total, c, nchunks):
     return lo, hi, np.searchsorted(wp, lo, side="right") - 1  # wp[i] <= lo < wp[i + 1]
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True)
 def topdown_level_parallel(indptr, indices, parent, depth, visited, f, q2, level, bufcap,
                            nthreads, det):
+    """``topdown_level_parallel_digraph`` on an undirected graph; returns (edges examined,
+    found, m_f of next)."""
+    edges, found, scout, _ = topdown_level_parallel_digraph(
+        indptr, indices, indptr[:0], indices[:0], parent, depth, visited, f, q2, level, bufcap,
+        nthreads, det)
+    return edges, found, scout
+
+
+@njit(cache=True, parallel=True)
+def topdown_level_parallel_digraph(indptr, indices, in_indptr, in_indices, parent, depth,
+                                   visited, f, q2, level, bufcap, nthreads, det):
     """One parallel top-down level from the frontier ``f``; the next frontier goes to
-    ``q2[:found]`` (in no particular order). Returns (edges examined, found, m_f of next).
+    ``q2[:found]`` (in no particular order). Returns (edges examined, found, m_f of next,
+    their in-degree sum: what m_u loses). ``in_indptr``, ``in_indices``: a directed graph's
+    in-edges (``directed``), or empty.
     ``det``: a second pass gives each new vertex its smallest frontier neighbour
     (``canonical``: race-free, after the claims): forward over the same chunks, or backward
-    from the new vertices (``first_parents``), whichever has fewer entries."""
-    nf = f.shape[0]
+    from the new vertices (``first_parents``, over their in-rows), whichever has fewer
+    entries."""
+    directed = in_indptr.shape[0] != 0
     keep_depth = depth.shape[0] != 0  # an empty depth array: depths not wanted
-    # wp[i]: adjacency entries of f[:i] (parallel prefix sum of the frontier degrees: the
-    # degrees are read once, in blocks, then each block is scanned from its offset)
-    wp = np.empty(nf + 1, np.int64)
-    nblk = 4 * nthreads if nf >= 1 << 14 else 1
-    bsum = np.zeros(nblk + 1, np.int64)
-    for b in prange(nblk):
-        acc = 0
-        for i in range((nf * b) // nblk, (nf * (b + 1)) // nblk):
-            u = as_uint(f[as_uint(i)])
-            dg = indptr[u + ONE] - indptr[u]
-            wp[as_uint(i)] = dg
-            acc += dg
-        bsum[b + 1] = acc
-    for b in range(nblk):
-        bsum[b + 1] += bsum[b]
-    for b in prange(nblk):
-        acc = bsum[b]
-        for i in range((nf * b) // nblk, (nf * (b + 1)) // nblk):
-            dg = wp[as_uint(i)]
-            wp[as_uint(i)] = acc
-            acc += dg
-    total = bsum[nblk]
-    wp[nf] = total
-
+    wp = _frontier_offsets(indptr, f, nthreads)
+    total = wp[f.shape[0]]
     nchunks = _CHUNKS_PER_THREAD * nthreads
     counter = np.zeros(1, np.int64)
     tail = np.zeros(1, np.int64)
@@ -272,7 +278,8 @@ def topdown_level_parallel(indptr, indices, parent, depth, visited, f, q2, level
                                 depth[v] = d
                             buf[t, cnt] = v
                             cnt += 1
-                            scout += indptr[v + ONE] - indptr[v]
+                            if not directed:  # a digraph's: after the claims
+                                scout += indptr[v + ONE] - indptr[v]
                             if cnt == bufcap:
                                 _copy_buffer(buf, t, cnt, q2, fetch_add(tail, 0, np.int64(cnt)))
                                 cnt = 0
@@ -283,25 +290,71 @@ def topdown_level_parallel(indptr, indices, parent, depth, visited, f, q2, level
         scouts[t] = scout
     nfound = fetch_add(tail, 0, np.int64(0))
     m_next = scouts.sum()
-    if det and m_next < total:  # the claims are done (the prange's end is a barrier)
-        first_parents(indptr, indices, parent, depth, visited, q2[:nfound], level, nthreads)
+    m_in = m_next
+    if directed:
+        m_next, m_in = degree_sums_parallel(indptr, in_indptr, q2[:nfound], nthreads)
+    if det and m_in < total:  # the claims are done (the prange's end is a barrier)
+        if directed:
+            first_parents(in_indptr, in_indices, parent, depth, visited, q2[:nfound], level,
+                          nthreads)
+        else:
+            first_parents(indptr, indices, parent, depth, visited, q2[:nfound], level,
+                          nthreads)
     elif det:
-        counter2 = np.zeros(1, np.int64)
-        for t in prange(nthreads):
-            while True:
-                c = fetch_add(counter2, 0, np.int64(1))
-                if c >= nchunks:
-                    break
-                pos, hi, i = _chunk(wp, total, c, nchunks)
-                while pos < hi:
-                    u64 = np.int64(f[as_uint(i)])
-                    base = indptr[as_uint(u64)] - wp[as_uint(i)]
-                    end = min(hi, wp[as_uint(i) + ONE])
-                    for p in range(pos, end):
-                        v = as_uint(indices[as_uint(base + p)])
-                        if depth[v] == d:
-                            lower_parent_atomic(parent, v, u64)
-                    pos = end
-                    i += 1
-    return total, nfound, m_next
+        _lower_forward(indptr, indices, parent, depth, f, wp, nchunks, d, nthreads)
+    return total, nfound, m_next, m_in
+
+
+@njit(cache=True, parallel=True)
+def _frontier_offsets(indptr, f, nthreads):
+    """wp[i]: the adjacency entries of ``f[:i]``, ``wp[len(f)]`` their total (a parallel
+    prefix sum of the frontier's degrees: read once, in blocks, then each block scanned
+    from its offset)."""
+    nf = f.shape[0]
+    wp = np.empty(nf + 1, np.int64)
+    nblk = 4 * nthreads if nf >= 1 << 14 else 1
+    bsum = np.zeros(nblk + 1, np.int64)
+    for b in prange(nblk):
+        acc = 0
+        for i in range((nf * b) // nblk, (nf * (b + 1)) // nblk):
+            u = as_uint(f[as_uint(i)])
+            dg = indptr[u + ONE] - indptr[u]
+            wp[as_uint(i)] = dg
+            acc += dg
+        bsum[b + 1] = acc
+    for b in range(nblk):
+        bsum[b + 1] += bsum[b]
+    for b in prange(nblk):
+        acc = bsum[b]
+        for i in range((nf * b) // nblk, (nf * (b + 1)) // nblk):
+            dg = wp[as_uint(i)]
+            wp[as_uint(i)] = acc
+            acc += dg
+    wp[nf] = bsum[nblk]
+    return wp
+
+
+@njit(cache=True, parallel=True)
+def _lower_forward(indptr, indices, parent, depth, f, wp, nchunks, d, nthreads):
+    """The forward deterministic pass after a parallel level (``canonical``): the level's
+    chunks of ``f``'s edges again, each neighbour claimed at depth ``d`` lowering its
+    parent to the frontier vertex (an atomic minimum)."""
+    total = wp[f.shape[0]]
+    claimed = np.zeros(1, np.int64)  # chunks claimed
+    for t in prange(nthreads):
+        while True:
+            c = fetch_add(claimed, 0, np.int64(1))
+            if c >= nchunks:
+                break
+            pos, hi, i = _chunk(wp, total, c, nchunks)
+            while pos < hi:
+                u64 = np.int64(f[as_uint(i)])
+                base = indptr[as_uint(u64)] - wp[as_uint(i)]
+                end = min(hi, wp[as_uint(i) + ONE])
+                for p in range(pos, end):
+                    v = as_uint(indices[as_uint(base + p)])
+                    if depth[v] == d:
+                        lower_parent_atomic(parent, v, u64)
+                pos = end
+                i += 1
 

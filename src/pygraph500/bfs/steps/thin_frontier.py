@@ -25,6 +25,7 @@ from ...primitives.bitmaps import BIT_MASK, ONE, WORD_SHIFT, ZERO, as_uint
 from ...primitives.hints import hold, prefetch
 from ..types import TOP_DOWN
 from .canonical import lower_parent
+from .directed import chain_in_degrees, in_degree_sum
 from .level_log import log_end_batch, log_write_run
 
 __all__ = ["claim_neighbours", "thin_frontier_levels"]
@@ -223,9 +224,9 @@ def _walk_two(indptr, indices, parent, depth, visited, q, level, m_f, budget, a,
 
 
 @njit(cache=True)
-def thin_frontier_levels(indptr, indices, parent, depth, visited, q, nf, level, m_f, m_u, limit,
-                         stats, dirs, batches, nlev, nb, t_last, acc, nrow, rf, re, rc, grain,
-                         rows_left, batches_left):
+def thin_frontier_levels(indptr, indices, in_indptr, parent, depth, visited, q, nf, level, m_f,
+                         m_u, limit, stats, dirs, batches, nlev, nb, t_last, acc, nrow, rf, re,
+                         rc, grain, rows_left, batches_left):
     """Serial top-down levels while the frontier ``q[0:nf]`` has one or two vertices and
     each of them finds exactly one new vertex (a path, a chain): the frontier stays in
     registers, since a BFS along a path is a chain of dependent loads and a round trip
@@ -239,6 +240,9 @@ def thin_frontier_levels(indptr, indices, parent, depth, visited, q, nf, level, 
     No deterministic rule here (``canonical``): a single frontier vertex cannot meet its own
     claim again, and the deterministic mode sends no frontier of two (a runtime test in
     this loop costs the default mode 10% on a path).
+    ``in_indptr``: a directed graph's in-edge offsets, or empty (``directed``): m_u then
+    loses the in-degrees of the vertices claimed, summed after each walk along the parents
+    it wrote (out of the walk's loop, and only on a digraph).
     Returns (e, level, m_f, m_u, prev_nf, nlev, nb, t_last, acc, nrow, rf, re, rc)."""
     small = min(limit, grain - 1)
     # each chain: its vertex, parent (its step tests one neighbour, not two), list, degree
@@ -263,8 +267,12 @@ def thin_frontier_levels(indptr, indices, parent, depth, visited, q, nf, level, 
                 indptr, indices, parent, depth, visited, q, level, m_f, budget, a, pa, ka, da,
                 b, pb, kb, db)
             next_m_f = da + db
-        if ok > 0:  # the unvisited edges lose each level's m_f (kept out of the hot loop)
-            m_u -= (ok - 1) * m_f + next_m_f
+        if ok > 0 and in_indptr.shape[0] == 0:  # the unvisited edges lose each level's m_f
+            m_u -= (ok - 1) * m_f + next_m_f     # (kept out of the hot loop)
+        elif ok > 0:  # a digraph's: the in-degrees of the vertices each chain claimed
+            m_u -= chain_in_degrees(in_indptr, parent, a, ok)
+            if nf == 2:
+                m_u -= chain_in_degrees(in_indptr, parent, b, ok)
         done = ok if pattern else ok + 1
         if nf == rf and m_f == re:
             rc += done
@@ -284,7 +292,7 @@ def thin_frontier_levels(indptr, indices, parent, depth, visited, q, nf, level, 
             for i in range(found):
                 v = as_uint(q[as_uint(i)])
                 m_f += indptr[v + ONE] - indptr[v]
-            m_u -= m_f
+            m_u -= m_f if in_indptr.shape[0] == 0 else in_degree_sum(in_indptr, q, 0, found)
             return found, level, m_f, m_u, nf, nlev, nb, t_last, acc, nrow, rf, re, rc
         m_f = next_m_f
         if nf + m_f > small or nrow > rows_left or nb > batches_left:
