@@ -52,7 +52,13 @@ class Graph500Error(Exception):
 
 
 class InputError(Graph500Error, ValueError):
-    """Bad input: the message says what is wrong and where (file, line, value)."""
+    """Bad input: the message says what is wrong and where (file, line, value). ``param``:
+    the parameter at fault as the message names it, where there is one (a front end says it
+    in its own words: the CLI replaces that name by its flag)."""
+
+    def __init__(self, message: str, param: str | None = None):
+        super().__init__(message)
+        self.param = param
 
 
 class ResourceError(Graph500Error, MemoryError):

@@ -34,7 +34,7 @@ def cuda_aware(comm) -> tuple[bool, str]:
         if forced not in ("0", "1"):
             raise InputError(f"{CUDA_AWARE} must be 0 or 1, got {forced!r}")
         return forced == "1", f"{CUDA_AWARE}={forced}"
-    if not isinstance(comm, MPIComm):
+    if not isinstance(getattr(comm, "inner", comm), MPIComm):  # an EmulatedComm's own
         return True, f"{type(comm).__name__}: the ranks share one process, no MPI in between"
     answer = mpi_cuda_support()
     if answer is None:

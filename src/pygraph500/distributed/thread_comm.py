@@ -10,6 +10,7 @@ import numpy as np
 
 from .comm import (DONE, Comm, array_module, check_op, displacements, is_array, recv_buffer,
                    send_counts)
+from .network import emulated
 
 __all__ = ["ThreadComm"]
 
@@ -60,7 +61,7 @@ class ThreadComm(Comm):
 
         def body(r):
             try:
-                results[r] = fn(cls(r, shared), *args)
+                results[r] = fn(emulated(cls(r, shared)), *args)
             except BaseException as exc:  # noqa: BLE001 - handed to the caller below
                 errors[r] = exc
                 shared.abort()
