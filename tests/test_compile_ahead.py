@@ -44,7 +44,7 @@ def test_balance_covers_every_part_once_heaviest_group_first(costs, groups):
 
 
 def test_balance_of_the_embedded_parts_on_two_cores_puts_the_search_alone():
-    parts = EmbeddedEngine(RunConfig(scale=6)).warm_up_parts()
+    parts = EmbeddedEngine(RunConfig.of(scale=6)).warm_up_parts()
     assert balance(parts, 2)[0] == ["search"]
 
 
@@ -142,7 +142,7 @@ def _package_overloads():
 def test_the_parts_hold_every_kernel_the_warm_up_needs(options):
     """After the parts (here, in this process), the engine's warm-up needs no kernel, nor
     signature, that they did not compile or load."""
-    engine = EmbeddedEngine(RunConfig(scale=6, **options))
+    engine = EmbeddedEngine(RunConfig.of(scale=6, **options))
     for name in engine.warm_up_parts():
         engine.warm_up_part(name)
     before = _package_overloads()
@@ -162,7 +162,7 @@ def test_a_files_warm_up_holds_the_checks_of_deep_trees(tmp_path, validation):
     path = tmp_path / "path.txt"
     a = np.arange(n - 1)
     np.savetxt(path, np.stack([a, a + 1], axis=1), fmt="%d")
-    engine = FileEngine(RunConfig(input=str(path), validation=validation), root=0)
+    engine = FileEngine(RunConfig.of(input=str(path), validation=validation), root=0)
     engine.warm_up()
     engine.load()
     engine.fits()

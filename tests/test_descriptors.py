@@ -82,10 +82,10 @@ def test_declared_directions_are_the_ones_taken(name):
 
 def test_run_config_checks_read_the_records():
     with pytest.raises(InputError, match="runs on the CPU only"):
-        RunConfig(scale=8, algorithm="topdown-bitmap", backend="numpy-checked").check()
+        RunConfig.of(scale=8, algorithm="topdown-bitmap", backend="numpy-checked").check()
     with pytest.raises(InputError, match="workers applies to algorithm determinate"):
-        RunConfig(scale=8, algorithm="topdown-queue", workers=2).check()
-    RunConfig(scale=8, algorithm="hybrid", backend="numpy-checked").check()
+        RunConfig.of(scale=8, algorithm="topdown-queue", workers=2).check()
+    RunConfig.of(scale=8, algorithm="hybrid", backend="numpy-checked").check()
 
 
 def test_a_new_algorithm_needs_only_its_record():

@@ -268,7 +268,7 @@ def test_run_builds_the_chunk_graph_as_construction():
     from pygraph500.benchmark.embedded import EmbeddedEngine
     from pygraph500.bfs.determinate.search import _graphs
 
-    engine = EmbeddedEngine(RunConfig(scale=8, algorithm="determinate", num_roots=1))
+    engine = EmbeddedEngine(RunConfig.of(scale=8, algorithm="determinate", num_roots=1))
     engine.load()
     engine.build()
     assert id(engine.graph) in _graphs

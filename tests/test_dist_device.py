@@ -174,10 +174,10 @@ def _run(comm, config):
 def test_run_distributed_on_stand_in_devices(cuda_aware_mpi, graph, monkeypatch):
     monkeypatch.setenv(GPU_STANDIN, "2")
     monkeypatch.setenv(CUDA_AWARE, cuda_aware_mpi)
-    config = RunConfig(scale=SCALE, num_roots=4, algorithm="direction-optimizing", threads=1,
+    config = RunConfig.of(scale=SCALE, num_roots=4, algorithm="direction-optimizing", threads=1,
                        backend="gpu")
     results = ThreadComm.run(3, _run, config)
-    cpu = ThreadComm.run(3, _run, RunConfig(scale=SCALE, num_roots=4, threads=1))
+    cpu = ThreadComm.run(3, _run, RunConfig.of(scale=SCALE, num_roots=4, threads=1))
     for rank, res in enumerate(results):
         assert res.valid and len(res.runs) == 4
         info = res.distributed
@@ -198,17 +198,17 @@ def test_gpu_without_a_device_and_device_memory(monkeypatch):
     from pygraph500.backend.arrays import gpu_status
 
     if gpu_status()[0] is None:
-        with pytest.raises(InputError, match="--backend gpu"):
-            check_distributed(RunConfig(scale=5, backend="gpu"), SerialComm())
+        with pytest.raises(InputError, match="^backend gpu"):
+            check_distributed(RunConfig.of(scale=5, backend="gpu"), SerialComm())
     # auto without a device on every rank: the CPU engine, and it says so
-    res = run_distributed(RunConfig(scale=6, num_roots=2, threads=1, backend="auto"),
+    res = run_distributed(RunConfig.of(scale=6, num_roots=2, threads=1, backend="auto"),
                           SerialComm())
     if gpu_status()[0] is None:
         assert res.distributed["device_exchange"] is None
         assert any("--backend auto" in label for label in res.labels)
     monkeypatch.setenv(GPU_STANDIN, "1")
     with pytest.raises(ResourceError, match="needs about"):
-        check_distributed(RunConfig(scale=36, backend="gpu"), SerialComm())
+        check_distributed(RunConfig.of(scale=36, backend="gpu"), SerialComm())
     from pygraph500.distributed import Partition1D
     part = Partition1D(1 << 20, 4, 0)
     assert (estimate_device_bytes(part, 1 << 23, "bitmap")

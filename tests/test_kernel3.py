@@ -70,7 +70,7 @@ def _run(argv, capsys):
 
 @pytest.fixture(scope="module")
 def both():
-    return run_benchmark(RunConfig(scale=10, edgefactor=16, num_roots=6, kernel="both"))
+    return run_benchmark(RunConfig.of(scale=10, edgefactor=16, num_roots=6, kernel="both"))
 
 
 def test_run_both_kernels_valid_and_in_reference_order(both):
@@ -115,7 +115,7 @@ def test_bad_kernel_is_one_line_exit_2(capsys):
         main(["run", "--kernel", "kernel4"])
     assert exc.value.code == 2
     with pytest.raises(InputError):
-        RunConfig(kernel="nope").check()
+        RunConfig.of(kernel="nope").check()
 
 
 def test_generate_weights_equal_reference_and_validate_reference_output(tmp_path, capsys):

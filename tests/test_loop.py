@@ -78,7 +78,7 @@ def test_stops_at_the_first_invalid_result_and_counts_without_validation():
 
 def test_run_engine_phases_in_order():
     engine = Recorder()
-    result = run_engine(engine, RunConfig(scale=4, num_roots=3))
+    result = run_engine(engine, RunConfig.of(scale=4, num_roots=3))
     phases = [c for c in engine.calls if c[0] in ("warm_up", "load", "build", "begin")][:5]
     assert phases == [("warm_up",), ("begin", "generation"), ("load",),
                       ("begin", "construction"), ("build",)]

@@ -249,12 +249,12 @@ def test_determinate_workers_shown_plainly():
 
 
 def test_run_config_numbers():
-    assert raised(RunConfig(scale=4, num_roots=np.int64(0)).check).endswith("got 0")
-    assert raised(RunConfig(scale=4, num_roots=np.float64(2.0)).check).endswith("got 2.0")
-    c = RunConfig(scale=4, num_roots=np.int64(3), threads=np.int64(1))
+    assert raised(RunConfig.of(scale=4, num_roots=np.int64(0)).check).endswith("got 0")
+    assert raised(RunConfig.of(scale=4, num_roots=np.float64(2.0)).check).endswith("got 2.0")
+    c = RunConfig.of(scale=4, num_roots=np.int64(3), threads=np.int64(1))
     c.check()
-    assert type(c.num_roots) is int and c.num_roots == 3
-    bad = RunConfig(scale=4, algorithm="determinate", workers=np.int64(0))
+    assert type(c.search.num_roots) is int and c.search.num_roots == 3
+    bad = RunConfig.of(scale=4, algorithm="determinate", workers=np.int64(0))
     assert raised(bad.check).endswith("got 0")
 
 

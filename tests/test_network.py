@@ -433,3 +433,27 @@ def test_under_mpiexec(tmp_path):
         np.testing.assert_allclose(times, want[r], rtol=1e-12, atol=0)
         _check_bytes(2, r, summary)
 
+
+# ---- the run ------------------------------------------------------------------------------------
+
+def test_a_run_on_an_emulated_network(tmp_path, capsys):
+    """`graph500 run --network`: the distributed engine (even in one process), each search's
+    emulated time in the JSON, a NOTE beside the measured time; a bad spec is one line."""
+    from pygraph500 import cli
+
+    out = tmp_path / "r.json"
+    spec = "latency=5us,bandwidth=1GB/s"
+    assert cli.main(["run", "--scale", "9", "--roots", "4", "--threads", "1", "--network",
+                     spec, "--json", str(out)]) == 0
+    doc = json.loads(out.read_text())
+    net = doc["distributed"]["network"]
+    assert doc["parameters"]["num_mpi_processes"] == 1 and doc["valid"]
+    assert net["network"] == str(parse_network(spec))
+    times = net["search_times"]["bfs"]
+    assert len(times) == 4 and all(0 < t <= net["virtual_time"] for t in times)
+    note = [ln for ln in capsys.readouterr().out.splitlines() if "emulated network" in ln]
+    assert len(note) == 1 and note[0].startswith(f"# NOTE: emulated network {net['network']}")
+    assert cli.main(["run", "--scale", "9", "--network", "latency=2"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == ["graph500: error: --network: 'latency=2': '2' is not a number with a unit "
+                   "(e.g. 2us, 10GB/s)"]

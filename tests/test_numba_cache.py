@@ -56,7 +56,7 @@ class Compiles(event.Listener):
         f = ev.data["dispatcher"].py_func
         if f.__module__.startswith("pygraph500"):
             compiled.append(f.__module__ + "." + f.__qualname__)
-config = RunConfig(scale=6, num_roots=2)
+config = RunConfig.of(scale=6, num_roots=2)
 """
 
 # Cold: the parts of the warm-up in four processes (as on a 4-core machine), then the whole

@@ -336,7 +336,7 @@ def test_sssp_property_random_graphs_and_changes(n, m, seed):
 def test_run_validates_on_the_csr_with_the_tuples_verdicts():
     from pygraph500.benchmark import RunConfig, run_benchmark
 
-    runs = {v: run_benchmark(RunConfig(scale=10, num_roots=8, kernel="both", validation=v))
+    runs = {v: run_benchmark(RunConfig.of(scale=10, num_roots=8, kernel="both", validation=v))
             for v in ("csr", "tuples")}
     a, b = runs["csr"], runs["tuples"]
     assert a.valid and b.valid and a.validation == "csr" and b.validation == "tuples"
@@ -344,8 +344,8 @@ def test_run_validates_on_the_csr_with_the_tuples_verdicts():
     for kernel in ("runs", "sssp_runs"):
         assert [r.nedge for r in getattr(a, kernel)] == [r.nedge for r in getattr(b, kernel)]
     assert a.generation_time > 0 and a.construction_time > 0
-    assert run_benchmark(RunConfig(scale=10, num_roots=2)).validation == "csr"  # the default
-    off = run_benchmark(RunConfig(scale=10, num_roots=2, validate=False))
+    assert run_benchmark(RunConfig.of(scale=10, num_roots=2)).validation == "csr"  # the default
+    off = run_benchmark(RunConfig.of(scale=10, num_roots=2, validate=False))
     assert off.validation is None and [r.nedge for r in off.runs] == [r.nedge for r in a.runs[:2]]
 
 

@@ -54,8 +54,8 @@ def test_searches_answer_in_original_labels(graphs, name):
 
 
 def test_run_with_sorting_matches_unsorted_run():
-    a = run_benchmark(RunConfig(scale=10, num_roots=8))
-    b = run_benchmark(RunConfig(scale=10, num_roots=8, sort_vertices="degree"))
+    a = run_benchmark(RunConfig.of(scale=10, num_roots=8))
+    b = run_benchmark(RunConfig.of(scale=10, num_roots=8, sort_vertices="degree"))
     assert a.valid and b.valid
     np.testing.assert_array_equal(a.roots, b.roots)
     assert [r.nedge for r in a.runs] == [r.nedge for r in b.runs]
@@ -65,4 +65,4 @@ def test_unknown_sort_is_input_error(graphs):
     with pytest.raises(InputError):
         build_csr(graphs[0], "random")
     with pytest.raises(InputError):
-        run_benchmark(RunConfig(scale=5, sort_vertices="random"))
+        run_benchmark(RunConfig.of(scale=5, sort_vertices="random"))

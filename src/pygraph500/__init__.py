@@ -2,11 +2,12 @@
 
 Public API::
 
-    from pygraph500 import kronecker, build_csr, ALGORITHMS, validate, run_benchmark, RunConfig
+    from pygraph500 import kronecker, build_csr, ALGORITHMS, validate, run_benchmark
     edges = kronecker(16)                  # reference-exact Kronecker edge list
     graph = build_csr(edges)               # kernel 1
     result = ALGORITHMS["direction-optimizing"](graph, root=0)   # kernel 2
     report = validate(edges, result.parent, 0)
+    bench = run_benchmark(scale=16, threads=2)   # the whole benchmark (RunConfig's specs)
 
 Users' graphs and the Python graph ecosystem::
 
@@ -43,8 +44,9 @@ _HOMES = {
     "ALGORITHMS": "bfs", "DEFAULT_ALGORITHM": "bfs", "BFSResult": "bfs",
     "validate": "validate", "validate_sssp": "validate", "ValidationReport": "validate",
     "SSSPResult": "sssp",
-    "RunConfig": "benchmark", "run_benchmark": "benchmark", "BenchmarkResult": "benchmark",
-    "choose_roots": "benchmark",
+    "RunConfig": "benchmark", "GraphSpec": "benchmark", "SearchSpec": "benchmark",
+    "ExecutionSpec": "benchmark", "OutputSpec": "benchmark", "run_benchmark": "benchmark",
+    "BenchmarkResult": "benchmark", "choose_roots": "benchmark",
     "Graph500Error": "errors", "InputError": "errors", "ResourceError": "errors",
     "ValidationError": "errors", "OutputError": "errors",
     "read_graph": "io", "write_graph": "io", "convert_graph": "io", "GraphFile": "io",

@@ -34,7 +34,7 @@ from pygraph500.benchmark.loop import run_engine
 from pygraph500.distributed import ThreadComm
 
 def rank(comm):
-    config = RunConfig(scale=8, num_roots=2, partition="2d", threads=1)
+    config = RunConfig.of(scale=8, num_roots=2, partition="2d", threads=1)
     return run_engine(Distributed2DEngine(config, comm), config).valid
 
 assert ThreadComm.run(2, rank) == [True, True]

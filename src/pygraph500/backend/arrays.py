@@ -180,7 +180,8 @@ def get_backend(name: str = "cpu", local_rank: int | None = None) -> ArrayBacken
     """The backend called ``name`` (see the module docstring); ``local_rank``: the process's
     rank on its node, which picks its GPU."""
     if name not in BACKENDS:
-        raise InputError(f"--backend must be one of {', '.join(BACKENDS)}, got {name!r}")
+        raise InputError(f"backend must be one of {', '.join(BACKENDS)}, got {name!r}",
+                         "backend")
     cpu = f"CPU (compiled kernels: numba; array algorithms: NumPy {np.__version__})"
     if name == "cpu":
         return ArrayBackend("cpu", np, cpu)
@@ -193,5 +194,5 @@ def get_backend(name: str = "cpu", local_rank: int | None = None) -> ArrayBacken
     if cupy is not None:
         return _gpu_backend(cupy, local_rank)
     if name == "gpu":
-        raise InputError(f"--backend gpu: {status}; use --backend cpu (or auto)")
+        raise InputError(f"backend gpu: {status}; use backend cpu (or auto)", "backend")
     return ArrayBackend("cpu", np, cpu, note=f"--backend auto chose the CPU: {status}")

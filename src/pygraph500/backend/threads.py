@@ -14,7 +14,7 @@ def check_threads(threads: int | None) -> None:
     if threads is not None:
         limit = numba.config.NUMBA_NUM_THREADS
         if not isinstance(threads, numbers.Integral) or not 1 <= threads <= limit:
-            raise InputError(f"--threads must be in [1, {limit}], got {shown(threads)}")
+            raise InputError(f"threads must be in [1, {limit}], got {shown(threads)}", "threads")
 
 
 def set_threads(threads: int | None) -> int:

@@ -33,6 +33,7 @@ from ..distributed import (DEFAULT_PRUNE, LEVEL_FIELDS, DistSearcher, DistSSSPSe
                            validate_sssp_dist, vertex_dtype)
 from ..distributed.array_bfs import DistArraySearcher, device_graph, estimate_device_bytes
 from ..distributed.device import DeviceExchange
+from ..distributed.network import network_report, virtual_time
 from ..distributed.validate import count_component_edges_dist, validate_dist
 from ..errors import InputError
 from ..generator import kronecker
@@ -65,35 +66,37 @@ def check_distributed(config: RunConfig, comm=None) -> None:
     ResourceError when this node cannot hold its processes' share, or a rank's GPU its part
     (checked on every rank, before any work)."""
     config.check(distributed=True)
-    check_modes(config.prune or DEFAULT_PRUNE, config.algorithm)
-    if config.input is not None:
+    check_modes(config.execution.prune or DEFAULT_PRUNE, config.search.algorithm)
+    if config.graph.input is not None:
         raise InputError("input is not supported by the distributed engine: it generates the "
                          "Kronecker graph on the ranks (run `graph500 run --input` without "
-                         "mpiexec)")
-    if config.sort_vertices is not None:
+                         "mpiexec)", "input")
+    if config.graph.sort_vertices is not None:
         raise InputError("sort_vertices is not supported by the distributed engine (run "
-                         "`graph500 run --sort-vertices` without mpiexec)")
-    if comm is not None and config.partition == "1d":  # the 2D engine checks its own
-        n, m = 1 << config.scale, config.edgefactor << config.scale
-        what = f"SCALE {config.scale}, edgefactor {config.edgefactor} on {comm.size} processes"
-        require_memory(estimate_rank_bytes(n, m, comm.size, config.weighted) * comm.local_size,
+                         "`graph500 run --sort-vertices` without mpiexec)", "sort_vertices")
+    if comm is not None and config.execution.partition == "1d":  # the 2D engine checks its own
+        scale, edgefactor = config.graph.scale, config.graph.edgefactor
+        n, m = 1 << scale, edgefactor << scale
+        what = f"SCALE {scale}, edgefactor {edgefactor} on {comm.size} processes"
+        share = estimate_rank_bytes(n, m, comm.size, config.search.weighted)
+        require_memory(share * comm.local_size,
                        f"{what} ({comm.local_size} on this node)")
         backend = rank_backend(config, comm)
         if backend.is_gpu:
             DeviceExchange(comm, backend)  # a bad PYGRAPH500_CUDA_AWARE is an InputError
             part = Partition1D(n, comm.size, comm.rank)
             backend.require(estimate_device_bytes(part, -(-2 * m // comm.size),
-                                                  config.prune or DEFAULT_PRUNE),
+                                                  config.execution.prune or DEFAULT_PRUNE),
                             f"{what}, rank {comm.rank}'s part")
 
 
 def rank_backend(config: RunConfig, comm) -> ArrayBackend:
     """Where this rank searches: the CPU, or (``gpu``; ``auto`` when every rank has one) the
     GPU of its node-local rank (collective). Kernel 3 runs on the CPU."""
-    if config.backend == "cpu" or config.weighted:
+    if config.execution.backend == "cpu" or config.search.weighted:
         return get_backend("cpu")
-    backend = get_backend(config.backend, local_rank=comm.local_rank)
-    if config.backend == "auto" and not comm.allreduce(int(backend.is_gpu), "min"):
+    backend = get_backend(config.execution.backend, local_rank=comm.local_rank)
+    if config.execution.backend == "auto" and not comm.allreduce(int(backend.is_gpu), "min"):
         return get_backend("cpu")
     return backend
 
@@ -209,16 +212,18 @@ class DistributedEngine(Engine):
     def __init__(self, config: RunConfig, comm):
         self.check(config, comm)
         self.config, self.comm = config, comm
-        self.prune = config.prune or DEFAULT_PRUNE
-        self.threads = set_threads(config.threads if config.threads is not None
-                                   else default_threads(comm))
-        self.num_vertices = 1 << config.scale
-        self.num_edges = config.edgefactor << config.scale
+        self.prune = config.execution.prune or DEFAULT_PRUNE
+        threads = config.execution.threads
+        self.threads = set_threads(threads if threads is not None else default_threads(comm))
+        self.num_vertices = 1 << config.graph.scale
+        self.num_edges = config.graph.edgefactor << config.graph.scale
         self.need = estimate_rank_bytes(self.num_vertices, self.num_edges, comm.size,
-                                        config.weighted)
+                                        config.search.weighted)
         self.backend = rank_backend(config, comm)
         self.exchange = DeviceExchange(comm, self.backend) if self.backend.is_gpu else None
         self.edges = self.graph = self._searcher = self._sssp = None
+        self.phase = self.virtual_start = None
+        self.emulated_times: dict[str, list[float]] = {}  # kernel -> per search, seconds
 
     @staticmethod
     def check(config: RunConfig, comm) -> None:
@@ -227,12 +232,40 @@ class DistributedEngine(Engine):
 
     def barrier(self) -> None:
         self.comm.barrier()
+        self.virtual_start = virtual_time(self.comm)  # None unless on an emulated network
 
     def elapsed(self, start: float) -> float:
+        """The slowest rank's seconds since ``start``; on an emulated network a search's
+        virtual seconds (the slowest rank's) are kept too (``emulated_times``)."""
+        if self.virtual_start is not None and self.phase == "search":
+            spent = virtual_time(self.comm) - self.virtual_start
+            self.emulated_times.setdefault(self.kernel, []).append(
+                float(self.comm.allreduce(spent, "max")))
         return float(self.comm.allreduce(time.perf_counter() - start, "max"))
 
     def begin(self, phase: str) -> None:
+        self.phase = phase
         _maybe_fail(self.comm, phase)
+
+    def common_fields(self, per_rank: list[dict]) -> dict:
+        """The ``distributed`` entries of the result that every partition has (collective):
+        the communicator, threads, device, sizes, ``per_rank`` (lists by rank of the dicts
+        ``per_rank``) and, on an emulated network, its report with each search's time."""
+        comm = self.comm
+        fields = {
+            "communicator": type(comm).__name__,
+            "mpi_library": comm.library,
+            "threads_per_rank": self.threads,
+            "processes_on_node_0": comm.local_size,
+            "device": self.backend.device,
+            "message_vertex_bytes": int(np.dtype(vertex_dtype(self.num_vertices)).itemsize),
+            "memory_estimate_per_rank": int(self.need),
+            "per_rank": {k: [r[k] for r in per_rank] for k in per_rank[0]},
+        }
+        report = network_report(comm)
+        if report is not None:
+            fields["network"] = dict(report, search_times=self.emulated_times)
+        return fields
 
     def kernel1(self, edges):
         """Kernel 1, and the CSR's copy to the device."""
@@ -245,25 +278,26 @@ class DistributedEngine(Engine):
 
     def searcher(self, graph):
         if self.exchange is None:
-            return DistSearcher(self.comm, graph, self.prune, self.config.algorithm)
+            return DistSearcher(self.comm, graph, self.prune, self.config.search.algorithm)
         return DistArraySearcher(self.comm, graph, self.backend, self.exchange, self.prune,
-                                 self.config.algorithm)
+                                 self.config.search.algorithm)
 
     def warm_up(self) -> None:
-        comm, seed = self.comm, self.config.seed
-        tiny = generate_local(comm, 4, 1, seed, weights=self.config.weighted)
+        comm, seed = self.comm, self.config.graph.seed
+        tiny = generate_local(comm, 4, 1, seed, weights=self.config.search.weighted)
         graph = self.kernel1(tiny)
         root = int(kronecker(4, 1, seed, start=0, end=1).src[0])
         parent = self.backend.to_host(self.searcher(graph).search(root).parent)
         validate_dist(comm, graph.part, tiny, parent, root)
         count_component_edges_dist(comm, graph.part, tiny, parent)
-        if self.config.weighted:
+        if self.config.search.weighted:
             result = DistSSSPSearcher(comm, graph).search(root)
             validate_sssp_dist(comm, graph.part, tiny, result.parent, result.distance, root)
 
     def load(self) -> None:
-        c = self.config
-        self.edges = generate_local(self.comm, c.scale, c.edgefactor, c.seed, weights=c.weighted)
+        g, search = self.config.graph, self.config.search
+        self.edges = generate_local(self.comm, g.scale, g.edgefactor, g.seed,
+                                    weights=search.weighted)
 
     def build(self) -> None:
         self.graph = self.kernel1(self.edges)
@@ -272,14 +306,14 @@ class DistributedEngine(Engine):
         graph = self.graph
         degree = self.backend.to_host(graph.indptr[1:] - graph.indptr[:-1])
         return choose_roots_with(self.num_vertices, has_neighbour(self.comm, graph.part, degree),
-                                 self.config.seed, self.config.num_roots)
+                                 self.config.graph.seed, self.config.search.num_roots)
 
     def labels(self, roots: np.ndarray) -> list[str]:
         labels = search_labels(self.config, roots)
         if self.exchange is not None:
             labels.append(f"one GPU per process (rank 0: {self.backend.device}); messages: "
                           f"{self.exchange.describe()}")
-        elif self.config.backend == "auto":
+        elif self.config.execution.backend == "auto":
             labels.append("--backend auto: not every process has a GPU; the processes run on "
                           "the CPU")
         cores = os.cpu_count() or 1
@@ -325,21 +359,14 @@ class DistributedEngine(Engine):
             "node_rank": comm.local_rank, "device_id": backend.device_id,
         })
         info = {
-            "algorithm": self.config.algorithm,
+            "algorithm": self.config.search.algorithm,
             "prune": self.prune,
             "num_processes": comm.size,
             "partition": "1d",
             "layout": "1D: vertex v on rank v % P (local id v // P); rank r generates edge "
                       "tuples [M r / P, M (r + 1) / P)",
-            "communicator": type(comm).__name__,
-            "mpi_library": comm.library,
-            "threads_per_rank": self.threads,
-            "processes_on_node_0": comm.local_size,
-            "device": backend.device,
             "device_exchange": None if self.exchange is None else self.exchange.describe(),
-            "message_vertex_bytes": int(np.dtype(vertex_dtype(self.num_vertices)).itemsize),
-            "memory_estimate_per_rank": int(self.need),
-            "per_rank": {k: [r[k] for r in per_rank] for k in per_rank[0]},
+            **self.common_fields(per_rank),
         }
         return dict(num_vertices=self.num_vertices, num_edges=self.num_edges,
                     threads=self.threads, num_processes=comm.size, distributed=info,

@@ -33,23 +33,23 @@ def check_2d(config: RunConfig, comm) -> tuple[int, int]:
     """InputError for what the 2D engine does not do (the distributed engine's checks, then
     its own), ResourceError when this node cannot hold its ranks' blocks; the mesh (R, C)."""
     check_distributed(config, None)
-    if config.prune is not None:
-        raise InputError("--prune applies to --partition 1d (the 2D fold sends each vertex "
-                         "once per search and process: --compress says how)")
-    if config.backend == "gpu":
-        raise InputError("--partition 2d runs on the CPU (--backend cpu)")
-    if config.weighted:
-        raise InputError("--partition 2d runs kernel 2 (BFS); kernel 3 (--kernel sssp|both) "
-                         "runs with --partition 1d")
-    compress = config.compress or DEFAULT_COMPRESS
+    if config.execution.prune is not None:
+        raise InputError("prune applies to partition 1d (the 2D fold sends each vertex once "
+                         "per search and process: compress says how)", "prune")
+    if config.execution.backend == "gpu":
+        raise InputError("partition 2d runs on the CPU (backend cpu)", "partition")
+    if config.search.weighted:
+        raise InputError("partition 2d runs kernel 2 (BFS); kernel 3 (kernel sssp or both) "
+                         "runs with partition 1d", "partition")
+    compress = config.execution.compress or DEFAULT_COMPRESS
     if compress not in COMPRESS_MODES:
-        raise InputError(f"--compress must be one of {', '.join(COMPRESS_MODES)}; got "
-                         f"{compress!r}")
-    rows, cols = parse_grid(config.grid, comm.size)
-    n, m = 1 << config.scale, config.edgefactor << config.scale
-    need = estimate_rank_bytes_2d(n, m, rows, cols) * comm.local_size
-    require_memory(need, f"SCALE {config.scale}, edgefactor {config.edgefactor} on a {rows}x"
-                         f"{cols} mesh ({comm.local_size} processes on this node)")
+        raise InputError(f"compress must be one of {', '.join(COMPRESS_MODES)}; got "
+                         f"{compress!r}", "compress")
+    rows, cols = parse_grid(config.execution.grid, comm.size)
+    scale, edgefactor = config.graph.scale, config.graph.edgefactor
+    need = estimate_rank_bytes_2d(1 << scale, edgefactor << scale, rows, cols) * comm.local_size
+    require_memory(need, f"SCALE {scale}, edgefactor {edgefactor} on a {rows}x{cols} "
+                         f"mesh ({comm.local_size} processes on this node)")
     return rows, cols
 
 
@@ -79,8 +79,8 @@ class Distributed2DEngine(DistributedEngine):
 
     def __init__(self, config: RunConfig, comm):
         super().__init__(config, comm)
-        self.mesh = parse_grid(config.grid, comm.size)
-        self.compress = config.compress or DEFAULT_COMPRESS
+        self.mesh = parse_grid(config.execution.grid, comm.size)
+        self.compress = config.execution.compress or DEFAULT_COMPRESS
         self.grid = Grid2D(self.num_vertices, *self.mesh, comm.rank)
         self.row_comm, self.col_comm = mesh_comms(comm, self.grid)
         self.need = estimate_rank_bytes_2d(self.num_vertices, self.num_edges, *self.mesh)
@@ -89,14 +89,14 @@ class Distributed2DEngine(DistributedEngine):
     def kernel1(self, edges, grid: Grid2D | None = None):
         grid = grid or self.grid
         return build_2d(self.comm, grid, edges, self.row_comm, self.col_comm,
-                        transpose=self.config.algorithm == "direction-optimizing")
+                        transpose=self.config.search.algorithm == "direction-optimizing")
 
     def searcher(self, graph):
-        return Searcher2D(self.comm, graph, self.row_comm, self.col_comm, self.config.algorithm,
-                          self.compress)
+        return Searcher2D(self.comm, graph, self.row_comm, self.col_comm,
+                          self.config.search.algorithm, self.compress)
 
     def warm_up(self) -> None:
-        comm, seed = self.comm, self.config.seed
+        comm, seed = self.comm, self.config.graph.seed
         tiny = generate_local(comm, 4, 1, seed)
         grid = Grid2D(tiny.num_vertices, *self.mesh, comm.rank)
         graph = self.kernel1(tiny, grid)
@@ -112,7 +112,7 @@ class Distributed2DEngine(DistributedEngine):
         graph = self.graph
         roots = choose_roots_with(self.num_vertices,
                                   has_neighbour(self.comm, graph.part, graph.degree),
-                                  self.config.seed, self.config.num_roots)
+                                  self.config.graph.seed, self.config.search.num_roots)
         self.tuples = distribute_tuples(self.comm, self.grid, self.edges)
         self.edge_tuples = len(self.edges)
         self.edges = None
@@ -136,7 +136,7 @@ class Distributed2DEngine(DistributedEngine):
         })
         rows, cols = self.mesh
         info = {
-            "algorithm": self.config.algorithm,
+            "algorithm": self.config.search.algorithm,
             "prune": "sent bitmap (each vertex once per search and process)",
             "partition": "2d",
             "grid": [rows, cols],
@@ -144,14 +144,7 @@ class Distributed2DEngine(DistributedEngine):
             "compress": self.compress,
             "packet_bytes": PACKET_BYTES,
             "num_processes": comm.size,
-            "communicator": type(comm).__name__,
-            "mpi_library": comm.library,
-            "threads_per_rank": self.threads,
-            "processes_on_node_0": comm.local_size,
-            "device": self.backend.device,
-            "message_vertex_bytes": int(np.dtype(vertex_dtype(self.num_vertices)).itemsize),
-            "memory_estimate_per_rank": int(self.need),
-            "per_rank": {k: [r[k] for r in per_rank] for k in per_rank[0]},
+            **self.common_fields(per_rank),
         }
         return dict(num_vertices=self.num_vertices, num_edges=self.num_edges,
                     threads=self.threads, num_processes=comm.size, distributed=info,

@@ -34,7 +34,7 @@ from ..io import read_graph
 from ..validate import (count_component_edges, count_component_edges_csr, validate,
                         validate_csr, validate_sssp, validate_sssp_csr)
 from .compile_ahead import TINY_ROOT, tiny_bfs_tree, tiny_edges
-from .config import RunConfig, algorithm_options, hybrid_side, search_labels
+from .config import RunConfig, hybrid_side, search_labels
 from .engine import Engine
 from .roots import choose_roots
 
@@ -59,40 +59,40 @@ class EmbeddedEngine(Engine):
     def __init__(self, config: RunConfig):
         config.check()
         self.config = config
-        self.threads = set_threads(config.threads)
-        self.bfs = get_algorithm(config.algorithm)
+        graph, search, backend = config.graph, config.search, config.execution.backend
+        self.threads = set_threads(config.execution.threads)
+        self.bfs = get_algorithm(search.algorithm)
         self.hybrid_notes = []
-        if config.algorithm == "hybrid":  # kernel 1 on the CPU; --backend is the array side's
+        if search.algorithm == "hybrid":  # kernel 1 on the CPU; --backend is the array side's
             self.backend = get_backend("cpu")
             array_side, self.hybrid_notes = hybrid_side(config)
         else:
-            cpu_only = (not self.bfs.on_devices or config.sort_vertices
-                        or config.weighted)
-            auto_cpu = config.backend == "auto" and cpu_only
-            self.backend = array_side = get_backend("cpu" if auto_cpu else config.backend)
+            cpu_only = not self.bfs.on_devices or graph.sort_vertices or search.weighted
+            auto_cpu = backend == "auto" and cpu_only
+            self.backend = array_side = get_backend("cpu" if auto_cpu else backend)
             if auto_cpu:
                 self.backend.note = ("--backend auto: this algorithm (or --sort-vertices, or "
                                      "kernel 3) runs on the CPU only")
-        if config.validation == "csr" and self.backend.is_gpu:
+        if search.validation == "csr" and self.backend.is_gpu:
             raise InputError(f"validation csr runs on the CPU backend; backend "
-                             f"{self.backend.name} validates against the tuples")
-        self.validation = config.validation or ("tuples" if self.backend.is_gpu else "csr")
-        if config.input is None:
-            self.num_vertices = 1 << config.scale
-            self.num_edges = config.edgefactor << config.scale
+                             f"{self.backend.name} validates against the tuples", "validation")
+        self.validation = search.validation or ("tuples" if self.backend.is_gpu else "csr")
+        if graph.input is None:
+            self.num_vertices = 1 << graph.scale
+            self.num_edges = graph.edgefactor << graph.scale
             require_memory(estimate_run_bytes(self.num_vertices, self.num_edges,
-                                              config.weighted, self.validation, self.threads),
-                           f"SCALE {config.scale}, edgefactor {config.edgefactor}")
+                                              search.weighted, self.validation, self.threads),
+                           f"SCALE {graph.scale}, edgefactor {graph.edgefactor}")
         # Kernel 2's output is the parent array (the validator derives levels itself); on a
         # GPU it stays there until the clock has stopped (see ``fetch``).
         device = {"backend": array_side, "on_device": True}
-        self.search_options = dict(depth=False, **algorithm_options(config),
+        self.search_options = dict(depth=False, **search.options,
                                    **{k: v for k, v in device.items() if self.bfs.takes(k)})
         self.sssp = None
-        if config.weighted:
+        if search.weighted:
             from ..sssp import get_algorithm as sssp_algorithm
 
-            self.sssp = sssp_algorithm(config.sssp_algorithm)
+            self.sssp = sssp_algorithm(search.sssp_algorithm)
         self.edges = self.graph = None
         self.tuples = self.counted = None  # csr validation: the tuple source and its counts
 
@@ -100,7 +100,7 @@ class EmbeddedEngine(Engine):
         """The array backend builds on its device; the CPU relabels when asked."""
         if self.backend.is_gpu:
             return build_csr_array(edges, self.backend)
-        return build_csr(edges, self.config.sort_vertices)
+        return build_csr(edges, self.config.graph.sort_vertices)
 
     @property
     def on_csr(self) -> bool:
@@ -113,10 +113,10 @@ class EmbeddedEngine(Engine):
         bottom-up from its first level and the second starts top-down, so that between them
         every CuPy and numba.cuda kernel of a direction-optimizing search compiles (or loads)
         here, not inside a timed search (a CuPy kernel's first compile takes 0.1-3 s)."""
-        c = self.config
-        tiny = KroneckerTuples(4, 1, c.seed, weights=c.weighted, piece=5)
+        g, search = self.config.graph, self.config.search
+        tiny = KroneckerTuples(4, 1, g.seed, weights=search.weighted, piece=5)
         if self.on_csr:
-            graph = place_tuples(tiny, count_tuples(tiny), c.sort_vertices)
+            graph = place_tuples(tiny, count_tuples(tiny), g.sort_vertices)
         else:
             tiny = tiny.edge_list()
             graph = self.kernel1(tiny)
@@ -127,14 +127,14 @@ class EmbeddedEngine(Engine):
             roots.append(int(np.argmin(np.where(deg > 0, deg, deg.max() + 1))))
         if graph.relabelled:
             roots = [int(graph.original_label[r]) for r in roots]
-        for kernel in c.kernels:
+        for kernel in search.kernels:
             self.use_kernel(kernel)
             for root in roots:
                 warm = self.fetch(self.search(root))
-                if c.validate:
+                if search.validate:
                     self.validate(warm, root)
                 self.count_edges(warm)
-        self.use_kernel(c.kernels[0])
+        self.use_kernel(search.kernels[0])
         self.graph = self.edges = None
 
     def warm_up_parts(self) -> dict[str, float]:
@@ -149,34 +149,34 @@ class EmbeddedEngine(Engine):
     def warm_up_part(self, name: str) -> None:
         """One of ``warm_up_parts``, through the engine's own methods, as ``warm_up`` calls
         them, on ``compile_ahead.tiny_edges``."""
-        c = self.config
-        tiny = tiny_edges(c.weighted)
+        g, search = self.config.graph, self.config.search
+        tiny = tiny_edges(search.weighted)
         if name == "generator":
             if self.on_csr:  # the generator as ``load`` calls it
-                for _ in KroneckerTuples(4, 1, c.seed, weights=c.weighted, piece=5).chunks():
+                for _ in KroneckerTuples(4, 1, g.seed, weights=search.weighted, piece=5).chunks():
                     pass
             else:
-                kronecker(4, 1, c.seed, weights=c.weighted)
-            choose_roots(np.ones(16, dtype=bool), c.seed, 1)
+                kronecker(4, 1, g.seed, weights=search.weighted)
+            choose_roots(np.ones(16, dtype=bool), g.seed, 1)
         elif name == "kernel 1 and checks":  # the checks of a BFS tree that scipy found
             self.graph, self.edges = self.kernel1(tiny), tiny
-            if "bfs" in c.kernels:
+            if "bfs" in search.kernels:
                 self.use_kernel("bfs")
                 tree = SimpleNamespace(parent=tiny_bfs_tree(tiny))
-                if c.validate:
+                if search.validate:
                     self.validate(tree, TINY_ROOT)
                 self.count_edges(tree)
-                self.use_kernel(c.kernels[0])
+                self.use_kernel(search.kernels[0])
         elif name == "search":  # on kernel 1's plain CSR made by NumPy when it is that
-            plain = not (c.weighted or c.sort_vertices)
+            plain = not (search.weighted or g.sort_vertices)
             self.graph = build_csr_array(tiny, self.backend) if plain else self.kernel1(tiny)
             self.edges = tiny
-            for kernel in c.kernels:
+            for kernel in search.kernels:
                 self.use_kernel(kernel)
                 warm = self.fetch(self.search(TINY_ROOT))
-                if kernel == "sssp" and c.validate:  # BFS trees: "kernel 1 and checks"
+                if kernel == "sssp" and search.validate:  # BFS trees: "kernel 1 and checks"
                     self.validate(warm, TINY_ROOT)
-            self.use_kernel(c.kernels[0])
+            self.use_kernel(search.kernels[0])
         else:
             raise NotImplementedError(name)
         self.graph = self.edges = None
@@ -184,12 +184,13 @@ class EmbeddedEngine(Engine):
     def load(self) -> None:
         """The tuples: all of them (tuples validation), or made piece by piece and counted
         (kernel 1's first pass) without being kept (csr validation)."""
-        c = self.config
+        g, search = self.config.graph, self.config.search
         if self.on_csr:
-            self.tuples = KroneckerTuples(c.scale, c.edgefactor, c.seed, weights=c.weighted)
+            self.tuples = KroneckerTuples(g.scale, g.edgefactor, g.seed,
+                                          weights=search.weighted)
             self.counted = count_tuples(self.tuples)
         else:
-            self.edges = kronecker(c.scale, c.edgefactor, c.seed, weights=c.weighted)
+            self.edges = kronecker(g.scale, g.edgefactor, g.seed, weights=search.weighted)
 
     def split_load(self, seconds: float) -> tuple[float, float]:
         if self.tuples is None:
@@ -201,11 +202,11 @@ class EmbeddedEngine(Engine):
         """Kernel 1, and whatever form of the graph the BFS algorithm searches instead of the
         CSR (its ``prepare``, e.g. determinate's trees of chunks): construction, timed."""
         if self.counted is not None:  # the second pass makes the tuples again
-            self.graph = place_tuples(self.tuples, self.counted, self.config.sort_vertices)
+            self.graph = place_tuples(self.tuples, self.counted, self.config.graph.sort_vertices)
             self.counted = None
         else:
             self.graph = self.kernel1(self.edges)
-        if self.bfs.prepare is not None and "bfs" in self.config.kernels:
+        if self.bfs.prepare is not None and "bfs" in self.config.search.kernels:
             self.bfs.prepare(self.graph)
         self.backend.synchronize()
 
@@ -214,7 +215,7 @@ class EmbeddedEngine(Engine):
             degree = np.diff(self.backend.to_host(self.graph.indptr))
         else:
             degree = degree_in_original_labels(self.graph)
-        return choose_roots(degree > 0, self.config.seed, self.config.num_roots)
+        return choose_roots(degree > 0, self.config.graph.seed, self.config.search.num_roots)
 
     def source_labels(self) -> list[str]:
         """Notes on where the graph came from (none for the generator's)."""
@@ -256,12 +257,12 @@ class EmbeddedEngine(Engine):
     def result_fields(self) -> dict:
         return dict(num_vertices=self.num_vertices, num_edges=self.num_edges,
                     threads=self.threads, backend=self.backend.name, device=self.backend.device,
-                    validation=self.validation if self.config.validate else None,
+                    validation=self.validation if self.config.search.validate else None,
                     graph_bytes=graph_bytes(self.graph))
 
 
 class FileEngine(EmbeddedEngine):
-    """The benchmark in this process on a user's graph file (``config.input``).
+    """The benchmark in this process on a user's graph file (``config.graph.input``).
 
     ``read_options``: more of ``read_graph``'s (relabel, directed). ``root``: search only from
     this vertex (the file's id) instead of the reference's roots. ``search_options``: the
@@ -291,7 +292,7 @@ class FileEngine(EmbeddedEngine):
         long enough for pointer jumping (``bfs_tree.WALK_CAP``). Compiled here, untimed; else
         inside the one timed validation, printed as its time (5-6 s on a first run)."""
         super().warm_up()
-        if not (self.config.validate and "bfs" in self.config.kernels):
+        if not (self.config.search.validate and "bfs" in self.config.search.kernels):
             return
         self.use_kernel("bfs")
         for n in (200, 40_000):  # a path: depths past int8's, then past int16's range
@@ -301,16 +302,17 @@ class FileEngine(EmbeddedEngine):
             parent = np.arange(1, n + 1, dtype=np.int64)  # rooted at its last vertex: the
             parent[n - 1] = n - 1                        # walk from vertex 0 is n - 1 long
             self.validate(SimpleNamespace(parent=parent), n - 1)
-        self.use_kernel(self.config.kernels[0])
+        self.use_kernel(self.config.search.kernels[0])
         self.graph = self.edges = None
 
     def load(self) -> None:
-        c = self.config
-        weights = c.weighted and not c.unit_weights
-        self.source = read_graph(c.input, format=c.input_format, num_vertices=c.num_vertices,
+        g, search = self.config.graph, self.config.search
+        weights = search.weighted and not g.unit_weights
+        self.source = read_graph(g.input, format=g.input_format,
+                                 num_vertices=g.num_vertices,
                                  progress=self.progress, weights=weights, **self.read_options)
         self.edges = self.source.edges
-        if c.weighted and c.unit_weights:
+        if search.weighted and g.unit_weights:
             e = self.edges
             self.edges = type(e)(e.src, e.dst, e.num_vertices,
                                  np.ones(e.num_edges, dtype=np.float32))
@@ -321,8 +323,8 @@ class FileEngine(EmbeddedEngine):
             self.root_vertex = self.source.vertex(self.root)  # InputError for an unknown id
         if self.check_memory:
             require_memory(estimate_run_bytes(self.num_vertices, self.num_edges,
-                                              self.config.weighted),
-                           f"the graph of {self.config.input}")
+                                              self.config.search.weighted),
+                           f"the graph of {self.config.graph.input}")
 
     def roots(self) -> np.ndarray:
         if self.root_vertex is not None:
@@ -331,7 +333,7 @@ class FileEngine(EmbeddedEngine):
 
     def source_labels(self) -> list[str]:
         s = self.source
-        return [f"graph read from {self.config.input} ({s.format}, {self.num_vertices} "
+        return [f"graph read from {self.config.graph.input} ({s.format}, {self.num_vertices} "
                 f"vertices, {self.num_edges} edge tuples"
                 + (", directed, searched as undirected" if s.directed else "")
                 + (", ids relabelled 0..N-1, roots reported in the file's ids" if s.relabelled

@@ -107,10 +107,10 @@ def run_engine(engine: Engine, config: RunConfig, progress=None) -> BenchmarkRes
                          "(self-loops do not count)")
     labels = engine.labels(roots)
     runs: dict[str, list[SearchRun]] = {}
-    for kernel in config.kernels:  # every BFS, then every SSSP, as the reference runs them
+    for kernel in config.search.kernels:  # every BFS, then every SSSP, as the reference runs them
         engine.use_kernel(kernel)
-        runs[kernel] = run_trials(engine, roots, validate=config.validate,
-                                  record_levels=config.record_levels, progress=report)
+        runs[kernel] = run_trials(engine, roots, validate=config.search.validate,
+                                  record_levels=config.output.record_levels, progress=report)
         if any(r.valid is False for r in runs[kernel]):
             break  # an invalid run prints no results: the next kernel would not change that
     return BenchmarkResult(config=config, generation_time=generation_time,

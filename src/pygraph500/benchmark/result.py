@@ -59,14 +59,14 @@ class BenchmarkResult:
     def scale(self) -> int:
         """SCALE: the configured one, or ceil(log2 N) of an input graph."""
         if self.source is None:
-            return self.config.scale
+            return self.config.graph.scale
         return max(0, math.ceil(math.log2(max(1, self.num_vertices))))
 
     @property
     def edgefactor(self) -> int:
         """edgefactor: the configured one, or M / N rounded for an input graph."""
         if self.source is None:
-            return self.config.edgefactor
+            return self.config.graph.edgefactor
         return int(round(self.num_edges / max(1, self.num_vertices)))
 
     def user_ids(self, vertices):
@@ -78,7 +78,7 @@ class BenchmarkResult:
         """The searches of every kernel the run was asked for, in order (missing ones empty:
         the run stopped before them)."""
         have = {"bfs": self.runs, "sssp": self.sssp_runs or []}
-        return {k: have[k] for k in self.config.kernels}
+        return {k: have[k] for k in self.config.search.kernels}
 
     @property
     def valid(self) -> bool:
@@ -96,7 +96,7 @@ class BenchmarkResult:
         runs = self.kernel_runs().get(kernel, [])
         times = [r.time for r in runs]
         nedges = [r.nedge for r in runs]
-        vt = [r.validate_time for r in runs] if self.config.validate else [-1.0] * len(runs)
+        vt = [r.validate_time for r in runs] if self.config.search.validate else [-1.0] * len(runs)
         return {"time": summary(times), "nedge": summary(nedges),
                 "teps": teps_summary(times, nedges), "validate": summary(vt)}
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from contextlib import nullcontext
 
 from ..distributed.comm import abort_on_error, collective_check, world
-from ..errors import InputError
+from ..distributed.network import emulated, parse_network
 from .config import RunConfig
 from .distributed import DistributedEngine
 from .distributed2d import Distributed2DEngine
@@ -26,15 +26,15 @@ __all__ = ["Launch", "make_engine", "run_benchmark", "compile_kernels"]
 
 def distributed_engine(config: RunConfig) -> type[DistributedEngine]:
     """The distributed engine of ``config``'s partition (1D, or paper 001's 2D mesh)."""
-    return Distributed2DEngine if config.partition == "2d" else DistributedEngine
+    return Distributed2DEngine if config.execution.partition == "2d" else DistributedEngine
 
 
 def make_engine(config: RunConfig, comm=None, progress=None) -> Engine:
     """The engine of ``config``: distributed on ``comm``, else embedded on the generator's
-    graph or (``config.input``) a user's file (``progress`` told the bytes read)."""
+    graph or (``config.graph.input``) a user's file (``progress`` told the bytes read)."""
     if comm is not None:
         return distributed_engine(config)(config, comm)
-    if config.input is not None:
+    if config.graph.input is not None:
         return FileEngine(config, progress)
     return EmbeddedEngine(config)
 
@@ -45,9 +45,11 @@ class Launch:
 
     def __init__(self, config: RunConfig):
         self.config = config
-        force = config.distributed or config.partition == "2d"
+        force = config.execution.wants_distributed
         comm = world(force=force)
-        self.comm = comm if comm is not None and (comm.size > 1 or force) else None
+        comm = comm if comm is not None and (comm.size > 1 or force) else None
+        network = config.execution.network
+        self.comm = emulated(comm, parse_network(network, "network") if network else None)
 
     @property
     def reporting(self) -> bool:
@@ -71,7 +73,7 @@ class Launch:
             return
         error = collective_check(self.comm, check)
         if error is not None:
-            raise InputError(error)
+            raise error
 
     def guard(self):
         """Context for the run and its reporting: a failure on any rank ends them all."""
@@ -89,12 +91,18 @@ def compile_kernels() -> None:
     --compile``): the default benchmark on a SCALE 4 graph needs every one of them."""
     from ..report import Progress
 
-    run_benchmark(RunConfig(scale=4, num_roots=1), Progress(None))
+    run_benchmark(scale=4, num_roots=1, progress=Progress(None))
 
 
-def run_benchmark(config: RunConfig, progress=None) -> BenchmarkResult:
-    """Run the whole benchmark where this process was launched (see ``Launch``).
+def run_benchmark(config: RunConfig | None = None, progress=None, **params) -> BenchmarkResult:
+    """Run the whole benchmark where this process was launched (see ``Launch``): ``config``,
+    or the run of the flat ``params`` (``RunConfig.of``: ``run_benchmark(scale=20,
+    threads=2)``).
 
     ``progress(phase, done, total)`` is called as work advances (the CLI prints it on stderr).
     """
+    if config is None:
+        config = RunConfig.of(**params)
+    elif params:
+        raise TypeError("run_benchmark: give a RunConfig or its parameters, not both")
     return Launch(config).run(progress)

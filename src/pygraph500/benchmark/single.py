@@ -15,7 +15,7 @@ import numpy as np
 from ..bfs import DEFAULT_ALGORITHM
 from ..io import GraphFile, check_search_table_path, write_search_table
 from ..sssp import DEFAULT_ALGORITHM as SSSP_DEFAULT_ALGORITHM
-from .config import RunConfig, algorithm_options
+from .config import ExecutionSpec, GraphSpec, OutputSpec, RunConfig, SearchSpec
 from .embedded import FileEngine
 from .loop import run_engine
 
@@ -122,16 +122,15 @@ def search_file(path: str, root: int, *, out: str | None = None, distances: bool
                 num_vertices: int | None = None, relabel="auto", directed: bool | None = None,
                 validate_tree: bool = True, threads: int | None = None, levels: bool = False,
                 progress=None, kernel: str = "bfs", unit_weights: bool = False,
-                deterministic: bool = False, workers: int | None = None,
-                **hybrid) -> SingleSearch:
+                options: dict | None = None) -> SingleSearch:
     """Read ``path``, search from the user's vertex ``root``, validate, and write the tree.
 
     ``out`` (.npy or .csv): one row per reached vertex, ``vertex, parent[, distance]`` in the
     file's own ids (sorted by vertex number, which is the ids' order). It is written only
     when the tree is valid (or validation is off). InputError for bad input, before any work.
     ``levels``: keep the per-level statistics of the search (``SingleSearch.levels``).
-    ``hybrid``: algorithm hybrid's RunConfig fields (tasks, hybrid_mode, lam, gpu_share,
-    standin_speed; the array side is NumPy's).
+    ``options``: the BFS algorithm's own (``deterministic``, ``workers``, the hybrid's
+    ``tasks``, ``mode``, ``lam``, ``gpu_share``, ``standin_speed``; its array side is NumPy's).
 
     >>> s = search_file("karate.txt", 1, out="tree.csv", distances=True)   # doctest: +SKIP
     >>> s.reached, s.valid                                                 # doctest: +SKIP
@@ -139,12 +138,13 @@ def search_file(path: str, root: int, *, out: str | None = None, distances: bool
     """
     sssp = kernel == "sssp"
     names = dict(sssp_algorithm=algorithm) if sssp else dict(algorithm=algorithm)
-    config = RunConfig(threads=threads, validate=validate_tree, input=path, input_format=format,
-                       num_vertices=num_vertices, num_roots=1, record_levels=levels,
-                       kernel=kernel, unit_weights=unit_weights, deterministic=deterministic,
-                       workers=workers, **hybrid, **names)
+    config = RunConfig(GraphSpec(input=path, input_format=format, num_vertices=num_vertices,
+                                 unit_weights=unit_weights),
+                       SearchSpec(kernel=kernel, options=dict(options or {}), num_roots=1,
+                                  validate=validate_tree, **names),
+                       ExecutionSpec(threads=threads), OutputSpec(record_levels=levels))
     engine = _OneSearch(config, progress, read_options=dict(relabel=relabel, directed=directed),
-                        root=root, search_options=dict(depth=distances, **algorithm_options(config)),
+                        root=root, search_options=dict(depth=distances, **config.search.options),
                         check_memory=False)
     if out is not None:
         check_search_table_path(out)

@@ -353,7 +353,8 @@ def check_positive(name: str, value) -> float:
     try:
         x = float(value)
     except (TypeError, ValueError):
-        raise InputError(f"{name} must be a positive number, got {shown(value)}") from None
+        raise InputError(f"{name} must be a positive number, got {shown(value)}",
+                         name) from None
     if not x > 0:
-        raise InputError(f"{name} must be a positive number, got {shown(value)}")
+        raise InputError(f"{name} must be a positive number, got {shown(value)}", name)
     return x

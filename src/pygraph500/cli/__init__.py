@@ -90,7 +90,7 @@ def _quiet_rank() -> bool:
 
 
 def _main(argv) -> int:
-    from .common import as_flags
+    from .common import command_parser, in_flags
 
     parser = build_parser()
     quiet_rank = _quiet_rank()
@@ -106,7 +106,7 @@ def _main(argv) -> int:
         return args.handler(args)
     except Graph500Error as exc:
         if not quiet_rank:
-            message = as_flags(str(exc)) if args.command in ("run", "bfs") else exc
+            message = in_flags(exc, command_parser(parser, args.command))
             print(f"graph500: error: {message}", file=sys.stderr)
         return 2
     except MemoryError:  # an allocation no estimate foresaw: still one line, nothing written

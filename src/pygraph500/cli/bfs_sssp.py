@@ -3,7 +3,7 @@ printed first, then the table written."""
 from __future__ import annotations
 
 from .common import (FORMATS_HELP, add_hybrid_args, add_input_args, add_tree_args,
-                     results_next, search_fields)
+                     results_next, search_options)
 
 __all__ = ["add"]
 
@@ -62,7 +62,7 @@ def _cmd_search(args) -> int:
 
     if args.out is not None:
         check_search_table_path(args.out)
-    own = (dict(distances=args.distances, **search_fields(args)) if args.command == "bfs"
+    own = (dict(distances=args.distances, options=search_options(args)) if args.command == "bfs"
            else dict(kernel="sssp", unit_weights=args.unit_weights))
     result = search_file(args.file, args.root, algorithm=args.algorithm, format=args.format,
                          num_vertices=args.num_vertices, validate_tree=args.validate,

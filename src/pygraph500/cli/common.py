@@ -1,15 +1,16 @@
 """What several `graph500` commands share: the parser with the house's bad-input rule, the
 graph parameters, input files, the search's tree options, paper 002's hybrid options, the
-RunConfig fields they give (``search_fields``), and library messages in the flags' words.
+algorithm options they give (``search_options``), and library messages in the flags' words.
 """
 from __future__ import annotations
 
 import argparse
+import re
 
 from ..io.registry import COMPRESSED_SUFFIXES, FORMATS, REGISTRY
 
 __all__ = ["Parser", "DEFAULT_SCALE", "seed", "add_graph_args", "FORMATS_HELP", "add_input_args",
-           "add_tree_args", "add_hybrid_args", "search_fields", "results_next", "as_flags"]
+           "add_tree_args", "add_hybrid_args", "search_options", "results_next", "in_flags"]
 
 DEFAULT_SCALE = 16
 
@@ -77,7 +78,7 @@ def add_hybrid_args(p) -> None:
                              "CuPy; bfs FILE: NumPy)")
     g.add_argument("--tasks", type=int, default=None, metavar="T",
                    help=f"vertex-range tasks (default {DEFAULT_TASKS}; independent of threads)")
-    g.add_argument("--hybrid", dest="hybrid_mode", choices=MODES, default=None,
+    g.add_argument("--hybrid", dest="mode", choices=MODES, default=None,
                    help="workload (default): a task with more than --lambda frontier vertices "
                         "runs on the array side, the others on the CPU; fixed: the first "
                         "--gpu-share of the tasks always on the array side, the rest on the CPU")
@@ -105,24 +106,41 @@ def results_next(more: bool) -> None:
         command_ending()
 
 
-def search_fields(args) -> dict:
-    """The RunConfig fields of the tree and hybrid options."""
-    return dict(deterministic=args.deterministic, workers=args.workers, tasks=args.tasks,
-                hybrid_mode=args.hybrid_mode, lam=args.lam, gpu_share=args.gpu_share,
-                standin_speed=args.standin_speed)
+def search_options(args) -> dict:
+    """The BFS algorithm's options given by the tree and hybrid flags (by the function's own
+    keywords; the ones not given left out)."""
+    given = dict(deterministic=args.deterministic, workers=args.workers, tasks=args.tasks,
+                 mode=args.mode, lam=args.lam, gpu_share=args.gpu_share,
+                 standin_speed=args.standin_speed)
+    return {name: value for name, value in given.items()
+            if value is not None and value is not False}
 
 
-# RunConfig's parameters as `graph500 run` spells them: the library's messages name the
-# parameter first ("num_roots must be ..."), the command's one-line errors its flag.
-_FLAGS = {"num_roots": "--roots", "sort_vertices": "--sort-vertices", "backend": "--backend",
-          "algorithm": "--algorithm", "prune": "--prune", "input": "--input",
-          "kernel": "--kernel", "deterministic": "--deterministic", "workers": "--workers",
-          "partition": "--partition", "grid": "--grid", "compress": "--compress",
-          "tasks": "--tasks", "lambda": "--lambda", "mode": "--hybrid",
-          "gpu_share": "--gpu-share", "standin_speed": "--standin-speed"}
+def command_parser(parser: argparse.ArgumentParser, command: str) -> argparse.ArgumentParser:
+    """The parser of ``graph500 COMMAND``."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            return action.choices[command]
+    return parser
 
 
-def as_flags(message: str) -> str:
-    """A library message in the command's words: the parameter it starts with as its flag."""
-    name, space, rest = message.partition(" ")
-    return _FLAGS.get(name, name) + space + rest
+def flag_of(parser: argparse.ArgumentParser, param: str) -> str | None:
+    """The long flag that gives the library parameter ``param``: the option whose destination
+    is ``param``, or spelled ``--param`` (lower case, ``_`` as ``-``); None if none does."""
+    spelled = "--" + param.lower().replace("_", "-")
+    for action in parser._actions:
+        if action.option_strings and (action.dest in (param, param.lower())
+                                      or spelled in action.option_strings):
+            return max(action.option_strings, key=len)
+    return None
+
+
+def in_flags(exc: Exception, parser: argparse.ArgumentParser) -> str:
+    """A library error in the command's words: the parameter it names (``InputError.param``)
+    said as the flag that gives it."""
+    message = str(exc)
+    param = getattr(exc, "param", None)
+    flag = flag_of(parser, param) if param else None
+    if flag is None:
+        return message
+    return re.sub(rf"(?<![\w-]){re.escape(param)}(?![\w-])", flag, message, count=1)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 
 from .common import (add_graph_args, add_hybrid_args, add_input_args, add_tree_args,
-                     results_next, search_fields)
+                     results_next, search_options)
 
 __all__ = ["add"]
 
@@ -25,7 +25,7 @@ def add(sub) -> None:
                     "the reference's output block on stdout. Exit status 1 when a result is "
                     "invalid.")
     add_graph_args(p)
-    p.add_argument("--roots", type=int, default=64,
+    p.add_argument("--roots", dest="num_roots", type=int, default=64,
                    help="number of search keys (Graph500: 64; others are labelled)")
     p.add_argument("--algorithm", "-a", default=None,
                    help=f"BFS algorithm: {ALGORITHMS.help_text()}; "
@@ -91,6 +91,13 @@ def add(sub) -> None:
                         "allgathered in processor-columns, discovered pairs sent within "
                         "processor-rows in compressed packets). 2d alone runs the 2D engine "
                         "on one process")
+    p.add_argument("--network", metavar="SPEC", default=None,
+                   help="emulate a network between the distributed engine's processes "
+                        "(implies --distributed): latency=2us,bandwidth=10GB/s"
+                        "[,topology=full][,compute=cpu|wall]; each process keeps a virtual "
+                        "clock (its compute measured, each message costing latency + "
+                        "bytes/bandwidth) and the output gives the emulated time per search "
+                        "(default: $PYGRAPH500_NETWORK)")
     p.add_argument("--grid", metavar="RxC", default=None,
                    help="--partition 2d: the mesh, R rows x C columns with R * C = P "
                         "(default: R <= C as close as P allows, paper 001 Table 1: 2 -> 1x2, "
@@ -106,23 +113,26 @@ def _cmd_run(args) -> int:
     parameters are reported once and every rank exits 2; a failure on any rank ends them all;
     one process prints the results."""
     from ..backend.threads import shared_machine
-    from ..benchmark import Launch, RunConfig
+    from ..benchmark import ExecutionSpec, GraphSpec, Launch, OutputSpec, RunConfig, SearchSpec
     from ..io import check_writable
     from ..process import command_ending
     from ..report import Progress
 
-    options = dict(scale=args.scale, edgefactor=args.edgefactor, seed=tuple(args.seed),
-                   num_roots=args.roots, threads=args.threads, validate=args.validate,
-                   sort_vertices=None if args.sort_vertices == "none" else args.sort_vertices,
-                   input=args.input, input_format=args.format, num_vertices=args.num_vertices,
-                   prune=args.prune, backend=args.backend, distributed=args.distributed,
-                   record_levels=args.levels or bool(args.json or args.plot), kernel=args.kernel,
-                   sssp_algorithm=args.sssp_algorithm, unit_weights=args.unit_weights,
-                   **search_fields(args), partition=args.partition, grid=args.grid,
-                   compress=args.compress, validation=args.validation)
+    graph = GraphSpec(scale=args.scale, edgefactor=args.edgefactor, seed=tuple(args.seed),
+                      input=args.input, input_format=args.format, num_vertices=args.num_vertices,
+                      unit_weights=args.unit_weights,
+                      sort_vertices=None if args.sort_vertices == "none" else args.sort_vertices)
+    search = SearchSpec(kernel=args.kernel, options=search_options(args),
+                        sssp_algorithm=args.sssp_algorithm, num_roots=args.num_roots,
+                        validate=args.validate, validation=args.validation)
     if args.algorithm is not None:  # else the engine's default
-        options["algorithm"] = args.algorithm
-    launch = Launch(RunConfig(**options))
+        search.algorithm = args.algorithm
+    execution = ExecutionSpec(threads=args.threads, backend=args.backend,
+                              distributed=args.distributed, partition=args.partition,
+                              grid=args.grid, compress=args.compress, prune=args.prune,
+                              network=args.network)
+    output = OutputSpec(record_levels=args.levels or bool(args.json or args.plot))
+    launch = Launch(RunConfig(graph, search, execution, output))
     launch.check(lambda: check_writable(args.json) if args.json else None)
     if args.plot:
         from ..report.plots import check_plot_target
@@ -154,10 +164,13 @@ def _cmd_run(args) -> int:
 
 
 def _print_run(result, args) -> None:
-    from ..report import format_dist_levels, format_levels, format_official, format_phases
+    from ..report import (format_dist_levels, format_levels, format_network, format_official,
+                          format_phases)
 
     for label in result.labels:
         print(f"# NOTE: {label}")
+    for line in format_network(result):
+        print(f"# NOTE: {line}")
     if args.levels and result.sssp_runs:
         first = result.sssp_runs[0]
         print(format_phases(first.levels, f"# phases of the SSSP search from root {first.root}"))

@@ -412,15 +412,16 @@ def abort_on_error(comm: Comm, prog: str = "graph500"):
         raise
 
 
-def collective_check(comm: Comm, check) -> str | None:
-    """Run ``check()`` on every rank; the first rank's Graph500Error message (None when every
-    rank passed), the same on all ranks, so bad parameters are reported once (by rank 0) and
-    every rank exits alike. Other exceptions propagate."""
+def collective_check(comm: Comm, check) -> InputError | None:
+    """Run ``check()`` on every rank; the first rank's Graph500Error as an InputError with its
+    message and parameter (None when every rank passed), the same on all ranks, so bad
+    parameters are reported once (by rank 0) and every rank exits alike. Other exceptions
+    propagate."""
     try:
         check()
         mine = None
     except Graph500Error as exc:
-        mine = str(exc)
+        mine = (str(exc), getattr(exc, "param", None))
     errors = comm.allgather(mine)
     first = next((e for e in errors if e is not None), None)
-    return first
+    return None if first is None else InputError(*first)

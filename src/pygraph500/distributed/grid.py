@@ -56,13 +56,13 @@ def parse_grid(text: str | None, size: int) -> tuple[int, int]:
             raise ValueError
         r, c = int(parts[0]), int(parts[1])
     except ValueError:
-        raise InputError(f"--grid must be RxC (two positive integers, e.g. 2x3); got "
-                         f"{text!r}") from None
+        raise InputError(f"grid must be RxC (two positive integers, e.g. 2x3); got "
+                         f"{text!r}", "grid") from None
     if r < 1 or c < 1:
-        raise InputError(f"--grid {text}: both dimensions must be positive")
+        raise InputError(f"grid {text}: both dimensions must be positive", "grid")
     if r * c != size:
-        raise InputError(f"--grid {text} is a mesh of {r * c} processes, but {size} "
-                         f"{'is' if size == 1 else 'are'} running")
+        raise InputError(f"grid {text} is a mesh of {r * c} processes, but {size} "
+                         f"{'is' if size == 1 else 'are'} running", "grid")
     return r, c
 
 

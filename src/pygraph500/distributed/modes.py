@@ -19,7 +19,8 @@ DEFAULT_DIST_ALGORITHM = "direction-optimizing"
 def check_modes(prune: str, algorithm: str) -> None:
     """InputError for a pruning mode or algorithm the distributed engine does not have."""
     if prune not in PRUNE_MODES:
-        raise InputError(f"--prune must be one of {', '.join(PRUNE_MODES)}; got {prune!r}")
+        raise InputError(f"prune must be one of {', '.join(PRUNE_MODES)}; got {prune!r}",
+                         "prune")
     if algorithm not in DIST_ALGORITHMS:
-        raise InputError(f"the distributed engine runs {' or '.join(DIST_ALGORITHMS)}; got "
-                         f"{algorithm!r}")
+        raise InputError(f"the distributed engine runs algorithm "
+                         f"{' or '.join(DIST_ALGORITHMS)}; got {algorithm!r}", "algorithm")

@@ -92,8 +92,8 @@ class DistSearcher(LevelLoop):
                  algorithm: str = DEFAULT_DIST_ALGORITHM):
         check_modes(prune, algorithm)
         if prune == "bitmap" and graph.column is None:
-            raise InputError("--prune bitmap needs the graph built with compact columns "
-                             "(build_dist(..., compact_columns=True))")
+            raise InputError("prune bitmap needs the graph built with compact columns "
+                             "(build_dist(..., compact_columns=True))", "prune")
         self.comm = comm
         self.graph = graph
         self.prune = prune

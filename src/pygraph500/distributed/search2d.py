@@ -78,8 +78,8 @@ class Searcher2D(LevelLoop):
             raise InputError(f"the distributed engine runs {' or '.join(DIST_ALGORITHMS)}; "
                              f"got {algorithm!r}")
         if compress not in COMPRESS_MODES:
-            raise InputError(f"--compress must be one of {', '.join(COMPRESS_MODES)}; got "
-                             f"{compress!r}")
+            raise InputError(f"compress must be one of {', '.join(COMPRESS_MODES)}; got "
+                             f"{compress!r}", "compress")
         grid = graph.grid
         self.switches_direction = algorithm == "direction-optimizing"
         if self.switches_direction and graph.rindptr is None:

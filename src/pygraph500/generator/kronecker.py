@@ -286,10 +286,10 @@ def check_seed(seed) -> tuple[int, int]:
     try:
         s1, s2 = (int(s) for s in seed)
     except (TypeError, ValueError):
-        raise InputError(f"seed must be two integers, got {shown(seed)}") from None
+        raise InputError(f"seed must be two integers, got {shown(seed)}", "seed") from None
     for s in (s1, s2):
         if not 0 <= s < 2**64:
-            raise InputError(f"seed {s} out of range: each seed must be in [0, 2**64)")
+            raise InputError(f"seed {s} out of range: each seed must be in [0, 2**64)", "seed")
     return s1, s2
 
 
@@ -304,9 +304,11 @@ def _check_range(start, end, total) -> tuple[int, int]:
 def check_scale(scale: int, edgefactor: int) -> None:
     """SCALE and edgefactor as the benchmark accepts them; InputError otherwise."""
     if not isinstance(scale, (int, np.integer)) or not 1 <= scale <= MAX_SCALE:
-        raise InputError(f"SCALE must be an integer in [1, {MAX_SCALE}], got {shown(scale)}")
+        raise InputError(f"SCALE must be an integer in [1, {MAX_SCALE}], got {shown(scale)}",
+                         "SCALE")
     if not isinstance(edgefactor, (int, np.integer)) or edgefactor < 1:
-        raise InputError(f"edgefactor must be an integer >= 1, got {shown(edgefactor)}")
+        raise InputError(f"edgefactor must be an integer >= 1, got {shown(edgefactor)}",
+                         "edgefactor")
     if int(edgefactor) << int(scale) >= 2**63:
         raise InputError(f"edgefactor {edgefactor} << SCALE {scale} does not fit int64 edge counts")
 

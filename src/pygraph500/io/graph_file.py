@@ -124,7 +124,7 @@ def read_graph(path: str, *, format: str | None = None, num_vertices: int | None
         raise InputError(f"relabel must be 'auto', True or False, got {relabel!r}")
     if num_vertices is not None:
         if int(num_vertices) < 1:
-            raise InputError(f"--num-vertices must be >= 1, got {num_vertices}")
+            raise InputError(f"num_vertices must be >= 1, got {num_vertices}", "num_vertices")
         if relabel is True:
             raise InputError("relabelling and a given vertex count exclude each other")
         num_vertices = int(num_vertices)

@@ -1,6 +1,8 @@
 """The reference's official output block, key for key, and the per-level table."""
 from __future__ import annotations
 
+import statistics
+
 _INT_KEYS = {"SCALE", "edgefactor", "NBFS", "num_mpi_processes"}
 _KEY_WIDTH = 32
 
@@ -172,3 +174,19 @@ def _format_hybrid(levels: list[dict], title: str) -> str:
             f"{lv['h2d_bytes'] / 1e3:>7.1f}/{lv['h2d_count']:<4} "
             f"{lv['d2h_bytes'] / 1e3:>7.1f}/{lv['d2h_count']:<4} {lv['duplicates']:>6}  {sides}")
     return "\n".join(rows)
+
+
+def format_network(result) -> list[str]:
+    """A line per kernel of a run on an emulated network: the median emulated time of a
+    search (the slowest process's virtual time) beside the median measured here."""
+    network = (result.distributed or {}).get("network")
+    if network is None:
+        return []
+    lines = []
+    for kernel, emulated in network["search_times"].items():
+        runs = result.runs if kernel == "bfs" else result.sssp_runs
+        measured = statistics.median(r.time for r in runs)
+        lines.append(f"emulated network {network['network']}: {kernel} "
+                     f"{1e3 * statistics.median(emulated):.3f} ms a search (median of the "
+                     f"slowest process's virtual times), {1e3 * measured:.3f} ms measured here")
+    return lines

@@ -29,7 +29,7 @@ def official_block(result) -> dict[str, float]:
     validation times. The edge counts are the last kernel's (the reference overwrites its
     counts with the SSSP ones; for the same roots they are the same component's tuples).
     """
-    kernels = result.config.kernels
+    kernels = result.config.search.kernels
     stats = {k: result.statistics(k) for k in kernels}
     prefix = {k: p for k, (_, p) in KERNEL_KEYS.items()}
     out: dict[str, float] = {
@@ -70,20 +70,20 @@ def result_json(result) -> dict:
         "valid": result.valid,
         "labels": result.labels,
         "parameters": {
-            "scale": c.scale,
-            "edgefactor": c.edgefactor,
-            "seeds": list(c.seed),
-            "num_roots": c.num_roots,
-            "algorithm": c.algorithm,
-            "deterministic": c.deterministic,
-            "workers": c.workers,
+            "scale": c.graph.scale,
+            "edgefactor": c.graph.edgefactor,
+            "seeds": list(c.graph.seed),
+            "num_roots": c.search.num_roots,
+            "algorithm": c.search.algorithm,
+            "deterministic": c.search.deterministic,
+            "workers": c.search.options.get("workers"),
             "threads": result.threads,
             "backend": result.backend,
             "device": result.device,
-            "validate": c.validate,
+            "validate": c.search.validate,
             "validation": result.validation,
             "graph_bytes": result.graph_bytes,
-            "sort_vertices": c.sort_vertices or "none",
+            "sort_vertices": c.graph.sort_vertices or "none",
             "num_vertices": result.num_vertices,
             "num_edges": result.num_edges,
             "code_warmup_time": result.warmup_time,
@@ -96,15 +96,15 @@ def result_json(result) -> dict:
         "machine": machine_info(result.backend, distributed=result.distributed is not None),
     }
     if result.sssp_runs is not None:  # new keys only: a BFS run's document is unchanged
-        doc["parameters"]["kernel"] = c.kernel
-        doc["parameters"]["sssp_algorithm"] = c.sssp_algorithm
+        doc["parameters"]["kernel"] = c.search.kernel
+        doc["parameters"]["sssp_algorithm"] = c.search.sssp_algorithm
         doc["sssp_runs"] = _runs(result, result.sssp_runs)
     if result.source is not None:  # new keys only: a generated run's document is unchanged
         g = result.source
         doc["parameters"]["scale"] = result.scale
         doc["parameters"]["edgefactor"] = result.edgefactor
         doc["parameters"]["input"] = {
-            "path": c.input, "format": g.format, "num_vertices": g.num_vertices,
+            "path": c.graph.input, "format": g.format, "num_vertices": g.num_vertices,
             "num_edges": g.num_edges, "directed": g.directed, "relabelled": g.relabelled,
             "root_vertices": result.roots.tolist(),
         }

@@ -239,7 +239,8 @@ def bfs_determinate(graph, root, *, workers=None, schedule="depth-first", seed=0
     r = check_root(graph, root)
     w = numba.get_num_threads() if workers is None else workers
     if not isinstance(w, (int, np.integer)) or isinstance(w, bool) or not 1 <= w <= 1024:
-        raise InputError(f"--workers must be an integer in [1, 1024], got {shown(workers)}")
+        raise InputError(f"workers must be an integer in [1, 1024], got {shown(workers)}",
+                         "workers")
     if schedule not in SCHEDULES:
         raise InputError(f"schedule must be one of {', '.join(SCHEDULES)}; got {schedule!r}")
     pool = _pool(graph, int(w))

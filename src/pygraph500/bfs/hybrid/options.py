@@ -36,7 +36,8 @@ def parse_lambda(value) -> float | None:
     except (TypeError, ValueError):
         lam = math.nan
     if isinstance(value, bool) or not lam >= 0:
-        raise InputError(f"lambda must be 'auto' or a number >= 0 (vertices), got {shown(value)}")
+        raise InputError(f"lambda must be 'auto' or a number >= 0 (vertices), got "
+                         f"{shown(value)}", "lambda")
     return lam
 
 
@@ -47,7 +48,7 @@ def check_share(value) -> float:
     except (TypeError, ValueError):
         share = math.nan
     if isinstance(value, bool) or not 0.0 <= share <= 1.0:
-        raise InputError(f"gpu_share must be a number in [0, 1], got {shown(value)}")
+        raise InputError(f"gpu_share must be a number in [0, 1], got {shown(value)}", "gpu_share")
     return share
 
 
@@ -67,13 +68,13 @@ class HybridOptions:
     def check(cls, tasks=DEFAULT_TASKS, mode="workload", lam=None, gpu_share=None,
               standin_speed=None, clock="measured", alpha=15.0, beta=18.0) -> "HybridOptions":
         if mode not in MODES:
-            raise InputError(f"mode must be one of {', '.join(MODES)}; got {mode!r}")
+            raise InputError(f"mode must be one of {', '.join(MODES)}; got {mode!r}", "mode")
         if mode == "fixed" and lam is not None:
             raise InputError("lambda applies to hybrid mode workload (mode fixed splits the "
-                             "tasks by gpu_share)")
+                             "tasks by gpu_share)", "lambda")
         if mode == "workload" and gpu_share is not None:
             raise InputError("gpu_share applies to hybrid mode fixed (mode workload splits "
-                             "them by lambda)")
+                             "them by lambda)", "gpu_share")
         if clock not in CLOCKS:
             raise InputError(f"clock must be one of {', '.join(CLOCKS)}; got {clock!r}")
         speed = (None if standin_speed is None

@@ -30,7 +30,8 @@ def check_tasks(tasks) -> int:
     """The task count as an int; InputError unless it is an integer in [1, MAX_TASKS]."""
     if isinstance(tasks, bool) or not isinstance(tasks, (int, np.integer)) \
             or not 1 <= tasks <= MAX_TASKS:
-        raise InputError(f"tasks must be an integer in [1, {MAX_TASKS}], got {shown(tasks)}")
+        raise InputError(f"tasks must be an integer in [1, {MAX_TASKS}], got {shown(tasks)}",
+                         "tasks")
     return int(tasks)
 
 
