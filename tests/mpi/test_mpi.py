@@ -181,7 +181,7 @@ def test_run_topdown_p4_scale14(warm_cache):
 
 
 @pytest.mark.parametrize("args,needle", [
-    (["run", "--scale", "-1"], "SCALE"),
+    (["run", "--scale", "-1"], "--scale must be an integer"),
     (["run", "--scale", "8", "--algorithm", "bottomup"], "distributed engine runs"),
     (["run", "--scale", "8", "--json", "/nonexistent-dir/x.json"], "cannot write"),
     (["run", "--scale", "x"], "invalid int value"),
