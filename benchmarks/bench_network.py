@@ -17,9 +17,10 @@ it predicts for more ranks on other networks.
    a ping-pong measures inside that run (with more ranks than cores, a message waits for
    its receiver to be scheduled). The means over the roots.
 3. ``ThreadComm`` in this process for each ``--model-procs`` (oversubscribed: one thread per
-   rank, one numba thread each): the predicted time per search on each ``--networks`` (each
-   root's fastest of ``--repeats``), split into compute, communication and waiting, and the
-   bytes sent.
+   rank, one numba thread each): the predicted time per search on each ``--networks`` with
+   each exchange of the top-down levels (pipelined: thesis 5.2, ``graph500 run --pipeline``;
+   at-once: one alltoallv, the default), each root's fastest of ``--repeats``, split into compute,
+   communication and waiting, and the bytes sent.
 
     python benchmarks/bench_network.py [--scale 16] [--roots 8] [--repeats 5] [--procs 2 4]
         [--model-procs 2 4 8 16 32 64] [--model-roots 8]
@@ -42,6 +43,8 @@ import numpy as np
 
 PING_SIZES = [1 << 16, 1 << 18, 1 << 20, 1 << 22]
 NETWORKS = ["latency=1us,bandwidth=10GB/s", "latency=5us,bandwidth=1GB/s"]
+# The 1D searcher's top-down exchange: pipelined (thesis 5.2) or all at once (the default).
+EXCHANGES = {"pipelined": True, "at-once": False}
 
 
 def _mpiexec() -> str:
@@ -194,16 +197,18 @@ def model_rank(comm, scale: int, roots: list, repeats: int, networks: list, algo
 
     numba.set_num_threads(1)  # thread_time sees the rank's kernels on its own thread
     graph = build_dist(comm, generate_local(comm, scale))
-    wrapped = {text: EmulatedComm(comm, parse_network(text)) for text in networks}
-    searchers = {text: DistSearcher(e, graph, prune, algorithm) for text, e in wrapped.items()}
+    runs = [(text, exchange) for text in networks for exchange in EXCHANGES]
+    wrapped = {run: EmulatedComm(comm, parse_network(run[0])) for run in runs}
+    searchers = {run: DistSearcher(e, graph, prune, algorithm, pipeline=EXCHANGES[run[1]])
+                 for run, e in wrapped.items()}
     for searcher in searchers.values():
         for root in roots:  # warm-up: the searcher's buffers grow to their largest level
             searcher.search(root)
-    out = {text: [[] for _ in roots] for text in networks}
+    out = {run: [[] for _ in roots] for run in runs}
     for i, root in enumerate(roots):
         for _ in range(repeats):  # interleaved: the machine's load changes alike for all
-            for text, e in wrapped.items():
-                out[text][i].append(_per_search(emulated_search(e, searchers[text], root)))
+            for run, e in wrapped.items():
+                out[run][i].append(_per_search(emulated_search(e, searchers[run], root)))
     return out
 
 
@@ -250,17 +255,20 @@ def model_table(args) -> list:
           f"fastest of {args.repeats} searches, after a warm-up search from every root): the "
           f"slowest rank's virtual time, the busiest rank's compute, the ranks' mean "
           f"communication and wait; MB sent by all ranks")
-    print(f"{'P':>3} {'network':<30} {'ms':>9} {'comp':>8} {'comm':>8} {'wait':>8} {'MB':>8}")
+    print(f"{'P':>3} {'network':<30} {'exchange':<9} {'ms':>9} {'comp':>8} {'comm':>8} "
+          f"{'wait':>8} {'MB':>8}")
     rows = []
     for procs in args.model_procs:
         t0 = time.perf_counter()
         ranks = ThreadComm.run(procs, model_rank, args.scale, keys, args.repeats,
                                args.networks, args.algorithm, args.prune, timeout=1800.0)
-        for text in args.networks:
-            per = np.median([_best(r) for r in ranks[0][text]], axis=0)
-            print(f"{procs:>3} {text:<30} {per[0] * 1e3:>9.3f} {per[1] * 1e3:>8.3f} "
-                  f"{per[2] * 1e3:>8.3f} {per[3] * 1e3:>8.3f} {per[4] / 1e6:>8.3f}", flush=True)
-            rows.append({"procs": procs, "network": text, "searches": ranks[0][text]})
+        for (text, exchange), searches in ranks[0].items():
+            per = np.median([_best(r) for r in searches], axis=0)
+            print(f"{procs:>3} {text:<30} {exchange:<9} {per[0] * 1e3:>9.3f} "
+                  f"{per[1] * 1e3:>8.3f} {per[2] * 1e3:>8.3f} {per[3] * 1e3:>8.3f} "
+                  f"{per[4] / 1e6:>8.3f}", flush=True)
+            rows.append({"procs": procs, "network": text, "exchange": exchange,
+                         "searches": searches})
         print(f"#   (P = {procs}: {time.perf_counter() - t0:.0f} s of this machine)",
               flush=True)
     return rows

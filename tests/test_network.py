@@ -303,15 +303,15 @@ SCALE = 10
 ROOTS = (2, 3, 7)
 
 
-def _bfs(comm, network, algorithm, prune):
-    """Searches from ROOTS (on ``network`` when given): per root (parent, levels, bytes sent
-    by each operation), and the rank's totals."""
+def _bfs(comm, network, algorithm, prune, pipeline=False):
+    """Searches from ROOTS (on ``network`` when given; top-down levels ``pipeline``d or all
+    at once): per root (parent, levels, bytes sent by each operation), the rank's totals."""
     numba.set_num_threads(1)  # thread_time sees the rank's kernels on its own thread
     wrap = network is not None
     if wrap:
         comm = EmulatedComm(comm, network)
     graph = build_dist(comm, generate_local(comm, SCALE))
-    searcher = DistSearcher(comm, graph, prune, algorithm)
+    searcher = DistSearcher(comm, graph, prune, algorithm, pipeline=pipeline)
     out = []
     for root in ROOTS:
         before = comm.summary()["ops"] if wrap else {}
@@ -325,27 +325,34 @@ def _bfs(comm, network, algorithm, prune):
 @pytest.mark.parametrize("algorithm,prune", [("direction-optimizing", "sort-unique"),
                                              ("topdown-queue", "none")])
 @pytest.mark.parametrize("size", SIZES)
-def test_bfs_under_the_wrapper(size, algorithm, prune):
+@pytest.mark.parametrize("pipeline", [False, True])
+def test_bfs_under_the_wrapper(size, algorithm, prune, pipeline):
     network = parse_network("latency=2us,bandwidth=10GB/s")
     plain = ThreadComm.run(size, _bfs, None, algorithm, prune)
-    wrapped = ThreadComm.run(size, _bfs, network, algorithm, prune)
+    wrapped = ThreadComm.run(size, _bfs, network, algorithm, prune, pipeline)
     for r in range(size):
-        _check_bfs(size, algorithm, plain[r][0], wrapped[r][0])
+        _check_bfs(size, algorithm, plain[r][0], wrapped[r][0], pipeline)
         summary = wrapped[r][1]
         assert summary["compute"] > 0 and summary["communication"] > 0
         assert summary["virtual_time"] == pytest.approx(
             summary["compute"] + summary["communication"] + summary["wait"], rel=1e-9)
 
 
-def _check_bfs(size, algorithm, plain, wrapped):
-    """One rank's searches: the plain run's parents; the bytes model's bytes, exactly."""
+def _check_bfs(size, algorithm, plain, wrapped, pipeline=False):
+    """One rank's searches: the plain (all at once) run's parents and, per level, the same
+    rows pruned, kept, sent and received; the bytes model's bytes, exactly (a pipelined
+    level's rows go as packets, with no counts exchange)."""
     rounds = (size - 1).bit_length()
-    for (parent, _, _), (got, levels, sent) in zip(plain, wrapped):
+    for (parent, blocking, _), (got, levels, sent) in zip(plain, wrapped):
         np.testing.assert_array_equal(got, parent)
+        for name in ("direction", "queue", "nlf", "nlf_pruned", "local", "sent", "sent_bytes",
+                     "received", "enqueued_local", "enqueued_received"):
+            np.testing.assert_array_equal(levels[name], blocking[name])
         assert len(levels["direction"]) > 1  # the root has neighbours
         topdown = int((levels["direction"] == 0).sum())
-        assert sent.get("alltoallv", 0) + sent.get("allgather", 0) == levels["sent_bytes"].sum()
-        assert sent["alltoallv counts"] == 8 * (size - 1) * topdown
+        rows = "isend" if pipeline else "alltoallv"
+        assert sent.get(rows, 0) + sent.get("allgather", 0) == levels["sent_bytes"].sum()
+        assert sent.get("alltoallv counts", 0) == (0 if pipeline else 8 * (size - 1) * topdown)
         # the termination's two int64 per level (and the root's degree, with Beamer)
         first = 8 * rounds if algorithm == "direction-optimizing" else 0
         assert sent["allreduce"] == 16 * rounds * len(levels["direction"]) + first
@@ -444,9 +451,10 @@ def test_a_run_on_an_emulated_network(tmp_path, capsys):
     out = tmp_path / "r.json"
     spec = "latency=5us,bandwidth=1GB/s"
     assert cli.main(["run", "--scale", "9", "--roots", "4", "--threads", "1", "--network",
-                     spec, "--json", str(out)]) == 0
+                     spec, "--pipeline", "--json", str(out)]) == 0
     doc = json.loads(out.read_text())
     net = doc["distributed"]["network"]
+    assert doc["distributed"]["pipeline"] is True
     assert doc["parameters"]["num_mpi_processes"] == 1 and doc["valid"]
     assert net["network"] == str(parse_network(spec))
     times = net["search_times"]["bfs"]

@@ -148,8 +148,9 @@ class ExecutionSpec:
     """Where it runs: ``threads`` (None: every core), the array ``backend``, and the
     distributed engine's processes (``distributed``: even without an MPI launcher), its
     ``partition`` (1D, or paper 001's 2D mesh with its ``grid`` and fold ``compress``ion), the
-    1D engine's ``prune``, and an emulated ``network`` under it (``distributed.network``:
-    "latency=2us,bandwidth=10GB/s"; default: ``PYGRAPH500_NETWORK``)."""
+    1D engine's ``prune`` and ``pipeline`` (each peer's block sent while the next is pruned,
+    thesis 5.2; by default one alltoallv a level), and an emulated ``network`` under it
+    (``distributed.network``: "latency=2us,bandwidth=10GB/s"; default: ``PYGRAPH500_NETWORK``)."""
 
     threads: int | None = None
     backend: str = "cpu"              # backend.arrays.BACKENDS: where kernel 1 and the BFS run
@@ -158,6 +159,7 @@ class ExecutionSpec:
     grid: str | None = None           # 2d: the mesh "RxC" (None: distributed.grid.mesh_shape)
     compress: str | None = None       # 2d: fold packets, "vlq" (default) or "none"
     prune: str | None = None          # 1d: distributed.PRUNE_MODES (None: its default)
+    pipeline: bool = False
     network: str | None = None
 
     @property
@@ -252,9 +254,11 @@ class RunConfig:
         if search.validation == "csr" and device:
             raise InputError(f"validation csr runs on the CPU backend (backend {ex.backend} "
                              f"validates against the tuples)", "validation")
-        if ex.prune is not None and not distributed:
-            raise InputError("prune applies to distributed runs only (mpiexec -n P, or the "
-                             "distributed engine asked for)", "prune")
+        given = [name for name, on in (("prune", ex.prune is not None),
+                                        ("pipeline", ex.pipeline)) if on]
+        if given and not distributed:
+            raise InputError(f"{given[0]} applies to distributed runs only (mpiexec -n P, or "
+                             f"the distributed engine asked for)", given[0])
 
     def _check_hybrid(self, distributed: bool) -> None:
         if distributed:

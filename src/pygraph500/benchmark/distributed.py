@@ -278,7 +278,8 @@ class DistributedEngine(Engine):
 
     def searcher(self, graph):
         if self.exchange is None:
-            return DistSearcher(self.comm, graph, self.prune, self.config.search.algorithm)
+            return DistSearcher(self.comm, graph, self.prune, self.config.search.algorithm,
+                                self.config.execution.pipeline)
         return DistArraySearcher(self.comm, graph, self.backend, self.exchange, self.prune,
                                  self.config.search.algorithm)
 
@@ -361,6 +362,7 @@ class DistributedEngine(Engine):
         info = {
             "algorithm": self.config.search.algorithm,
             "prune": self.prune,
+            "pipeline": self.config.execution.pipeline and self.exchange is None,
             "num_processes": comm.size,
             "partition": "1d",
             "layout": "1D: vertex v on rank v % P (local id v // P); rank r generates edge "

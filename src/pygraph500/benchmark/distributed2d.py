@@ -36,6 +36,9 @@ def check_2d(config: RunConfig, comm) -> tuple[int, int]:
     if config.execution.prune is not None:
         raise InputError("prune applies to partition 1d (the 2D fold sends each vertex once "
                          "per search and process: compress says how)", "prune")
+    if config.execution.pipeline:
+        raise InputError("pipeline applies to partition 1d (the 2D fold's packets travel while "
+                         "the scan goes on)", "pipeline")
     if config.execution.backend == "gpu":
         raise InputError("partition 2d runs on the CPU (backend cpu)", "partition")
     if config.search.weighted:

@@ -91,6 +91,11 @@ def add(sub) -> None:
                         "allgathered in processor-columns, discovered pairs sent within "
                         "processor-rows in compressed packets). 2d alone runs the 2D engine "
                         "on one process")
+    p.add_argument("--pipeline", action="store_true",
+                   help="distributed 1D runs: a top-down level's exchange pipelined (thesis "
+                        "5.2): each peer's block pruned and sent while the next is pruned, "
+                        "the received blocks claimed as they arrive; the same bytes and trees "
+                        "as the default, one alltoallv a level (thesis 4.3.2)")
     p.add_argument("--network", metavar="SPEC", default=None,
                    help="emulate a network between the distributed engine's processes "
                         "(implies --distributed): latency=2us,bandwidth=10GB/s"
@@ -130,7 +135,7 @@ def _cmd_run(args) -> int:
     execution = ExecutionSpec(threads=args.threads, backend=args.backend,
                               distributed=args.distributed, partition=args.partition,
                               grid=args.grid, compress=args.compress, prune=args.prune,
-                              network=args.network)
+                              pipeline=args.pipeline, network=args.network)
     output = OutputSpec(record_levels=args.levels or bool(args.json or args.plot))
     launch = Launch(RunConfig(graph, search, execution, output))
     launch.check(lambda: check_writable(args.json) if args.json else None)

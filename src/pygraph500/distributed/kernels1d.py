@@ -23,8 +23,8 @@ from ..primitives import cttz, fetch_or
 from ..primitives.bitmaps import ONE
 from .partition import block_starts, owner_local
 
-__all__ = ["expand_queue", "group_by_owner", "claim_unvisited", "queue_to_bits",
-           "bits_to_queue", "bottom_up_scan"]
+__all__ = ["expand_queue", "group_by_owner", "split_by_owner", "claim_unvisited",
+           "queue_to_bits", "bits_to_queue", "bottom_up_scan"]
 
 
 
@@ -106,6 +106,30 @@ def group_by_owner(key, par, m, lbits, pbits, size, send, counts):
             send[pos[o], 1] = p
             pos[o] += 1
     return acc
+
+
+@njit(cache=True)
+def split_by_owner(key, par, m, lbits, pbits, size, okey, opar, starts):
+    """Stable counting sort of the kept NLF entries (``key >= 0``) by owner, the words as they
+    are: owner o's entries are ``okey[starts[o]:starts[o + 1]]`` (their parents in ``opar``
+    when ``pbits`` is 0), each block then pruned on its own (a pipelined level)."""
+    shift = lbits + pbits
+    starts[:] = 0
+    for j in range(m):
+        k = key[j]
+        if k >= 0:
+            starts[(k >> shift) + 1] += 1
+    for o in range(size):
+        starts[o + 1] += starts[o]
+    pos = starts[:size].copy()
+    for j in range(m):
+        k = key[j]
+        if k >= 0:
+            o = k >> shift
+            okey[pos[o]] = k
+            if pbits == 0:
+                opar[pos[o]] = par[j]
+            pos[o] += 1
 
 
 @njit(cache=True)

@@ -33,6 +33,12 @@ One top-down level, on every rank:
    alltoallv; the rank's own block never leaves it.
 4. **filter**: the received pairs (and the own block) are checked against the local visited
    bitmap; a new vertex gets its parent and joins the next queue.
+
+   ``pipeline`` (thesis 5.2; ``--pipeline``): steps 2-4 per owner. The NLF is split by owner
+   (a stable counting sort), each peer's block is pruned and sent as a packet while the
+   next block is pruned, the own block last; the received blocks are filtered as they
+   arrive, in rank order, so every row, byte and parent is the all-at-once exchange's (but
+   the counts, which a packet's length replaces).
 5. **terminate**: an allreduce of the next queues' sizes (Algorithm 4 line 35).
 
 Here ``DistSearcher`` keeps a rank's buffers and runs the steps; their compiled kernels are
@@ -58,7 +64,7 @@ from ..primitives.bitmaps import ONE
 from .build import DistGraph
 from .comm import KeptBuffers
 from .kernels1d import (bits_to_queue, bottom_up_scan, claim_unvisited, expand_queue,
-                      group_by_owner, queue_to_bits)
+                        group_by_owner, queue_to_bits, split_by_owner)
 from .level_loop import DistBFSResult, LevelLoop
 from .modes import DEFAULT_DIST_ALGORITHM, DEFAULT_PRUNE, check_modes
 from .partition import owner_local_args, vertex_dtype
@@ -73,6 +79,8 @@ PACK_PARENTS = True
 # sort-unique: radix passes sort the keys down to blocks of 2**UNIQUE_BITS keys, a bitmap
 # makes each block unique (``distributed.sort_unique``).
 UNIQUE_BITS = 15
+# A pipelined level's packets (the 2D fold's are 7).
+LEVEL_TAG = 5
 
 
 
@@ -89,7 +97,7 @@ class DistSearcher(LevelLoop):
     """
 
     def __init__(self, comm, graph: DistGraph, prune: str = DEFAULT_PRUNE,
-                 algorithm: str = DEFAULT_DIST_ALGORITHM):
+                 algorithm: str = DEFAULT_DIST_ALGORITHM, pipeline: bool = False):
         check_modes(prune, algorithm)
         if prune == "bitmap" and graph.column is None:
             raise InputError("prune bitmap needs the graph built with compact columns "
@@ -97,6 +105,7 @@ class DistSearcher(LevelLoop):
         self.comm = comm
         self.graph = graph
         self.prune = prune
+        self.pipeline = pipeline
         self.switches_direction = algorithm == "direction-optimizing"
         part = graph.part
         self.size = comm.size
@@ -147,59 +156,127 @@ class DistSearcher(LevelLoop):
         return int(bits_to_queue(self._bufs["front"][:self.words], self.queue))
 
     def _top_down_level(self, parent, qlen):
-        """Algorithm 4's level: expand, prune, exchange, filter. The next queue replaces the
-        current one. Returns (statistics row, vertices found, their degree sum)."""
-        comm, g = self.comm, self.graph
-        size, rank = self.size, self.rank
-        q, nq = self.queue, self.next
+        """Algorithm 4's level: expand, prune, exchange, filter; the exchange ``pipelined``
+        or all at once. The next queue replaces the current one. Returns (statistics row,
+        vertices found, their degree sum)."""
         t0 = time.perf_counter()
+        m, kept, key, par = self._expand(qlen)
+        exchange = self._pipelined if self.pipeline and self.size > 1 else self._all_at_once
+        counts, recvcounts, nqlen, enq_local, degsum, comm_s = exchange(parent, key, par, m,
+                                                                          kept)
+        t3 = time.perf_counter()
+        self.queue, self.next = self.next, self.queue
+        width = np.dtype(self.itype).itemsize * 2
+        pruned, own = int(counts.sum()), int(counts[self.rank])
+        sent, received = pruned - own, int(recvcounts.sum())
+        row = [0, qlen, m, pruned, own, sent, sent * width, received, received * width,
+               enq_local, nqlen - enq_local, (t3 - t0) - comm_s, comm_s, t3 - t0]
+        return row, nqlen, degsum
+
+    def _expand(self, qlen):
+        """Step 1: the NLF of the queue's ``qlen`` vertices (``m`` entries, ``kept`` of them
+        not dropped) as (key, parent) arrays."""
+        g, q = self.graph, self.queue
         degree_sum = int(g.indptr[q[:qlen] + 1].sum() - g.indptr[q[:qlen]].sum()) if qlen else 0
-        packed = self.pbits > 0
         key = self._bufs.rows("key", degree_sum, np.int64)
-        par = self._bufs.rows("par", 1 if packed else degree_sum, self.itype)
+        par = self._bufs.rows("par", 1 if self.pbits else degree_sum, self.itype)
         m, kept = expand_queue(g.indptr, g.indices, q, np.int64(qlen), self.visited,
-                               np.int64(rank), np.int64(size), self.pow2, self.shift, self.mask,
-                               np.int64(self.lbits), np.int64(self.pbits), self.seen,
+                               np.int64(self.rank), np.int64(self.size), self.pow2, self.shift,
+                               self.mask, np.int64(self.lbits), np.int64(self.pbits), self.seen,
                                self.column, self.prune == "bitmap", key, par,
                                numba.get_num_threads())
-        m, kept = int(m), int(kept)
+        return int(m), int(kept), key, par
+
+    def _prune(self, key, par, m: int, send, counts) -> int:
+        """Step 2 on ``key[:m]``: rows (local id, parent) grouped by owner into ``send``, the
+        rows per owner in ``counts``; returns their number."""
+        if self.prune == "sort-unique":
+            tkey = self._bufs.rows("tkey", m, np.int64)
+            tpar = self._bufs.rows("tpar", 1 if self.pbits else m, self.itype)
+            return int(sort_unique(key, par, np.int64(m), np.int64(self.lbits),
+                                   np.int64(self.pbits), np.int64(self.key_bits),
+                                   np.int64(self.unique_bits), tkey, tpar,
+                                   np.int64(self.size), send, counts))
+        return int(group_by_owner(key, par, np.int64(m), np.int64(self.lbits),
+                                  np.int64(self.pbits), np.int64(self.size), send, counts))
+
+    def _claim(self, rows, parent, nqlen: int) -> tuple[int, int]:
+        """Step 4 on received or own rows: (the next queue's length, degree sum claimed)."""
+        n, deg = claim_unvisited(rows, self.graph.indptr, parent, self.visited, self.next,
+                                 np.int64(nqlen))
+        return int(n), int(deg)
+
+    def _all_at_once(self, parent, key, par, m, kept):
+        """Steps 2-4 as thesis 4.3.2 has them: prune the whole NLF, one alltoallv, claim.
+        Returns (rows per owner, rows received per source, next queue length, of them from
+        the own block, degree sum, seconds in the exchange)."""
+        size, rank = self.size, self.rank
         send = self._bufs.rows("send", kept, self.itype, 2)
         counts = np.empty(size, dtype=np.int64)
-        if self.prune == "sort-unique":
-            tkey = self._bufs.rows("tkey", kept, np.int64)
-            tpar = self._bufs.rows("tpar", 1 if packed else kept, self.itype)
-            pruned = int(sort_unique(key, par, np.int64(m), np.int64(self.lbits),
-                                     np.int64(self.pbits), np.int64(self.key_bits),
-                                     np.int64(self.unique_bits), tkey, tpar, np.int64(size),
-                                     send, counts))
-        else:
-            pruned = int(group_by_owner(key, par, np.int64(m), np.int64(self.lbits),
-                                        np.int64(self.pbits), np.int64(size), send, counts))
+        self._prune(key, par, m, send, counts)
         displs = np.zeros(size, dtype=np.int64)
         np.cumsum(counts[:-1], out=displs[1:])
-        own = int(counts[rank])
         sendcounts = counts.copy()
         sendcounts[rank] = 0
         t1 = time.perf_counter()
-        recv, recvcounts = comm.alltoallv(send, sendcounts, out=self._bufs.get("recv"),
-                                          displs=displs)
+        recv, recvcounts = self.comm.alltoallv(send, sendcounts, out=self._bufs.get("recv"),
+                                               displs=displs)
         if recv.base is None:  # a new array (the kept one was too small): keep it
             self._bufs["recv"] = recv
         t2 = time.perf_counter()
-        nqlen, deg_local = claim_unvisited(send[displs[rank]:displs[rank] + own], g.indptr,
-                                           parent, self.visited, nq, np.int64(0))
-        enq_local = int(nqlen)
-        nqlen, deg_recv = claim_unvisited(recv, g.indptr, parent, self.visited, nq,
-                                          np.int64(nqlen))
-        nqlen = int(nqlen)
-        t3 = time.perf_counter()
-        self.queue, self.next = nq, q
-        width = np.dtype(self.itype).itemsize * 2
-        sent = pruned - own
-        received = int(recvcounts.sum())
-        row = [0, qlen, m, pruned, own, sent, sent * width, received, received * width,
-               enq_local, nqlen - enq_local, (t1 - t0) + (t3 - t2), t2 - t1, t3 - t0]
-        return row, nqlen, int(deg_local) + int(deg_recv)
+        nqlen, deg_local = self._claim(send[displs[rank]:displs[rank] + counts[rank]], parent, 0)
+        enq_local = nqlen
+        nqlen, deg_recv = self._claim(recv, parent, nqlen)
+        return counts, recvcounts, nqlen, enq_local, deg_local + deg_recv, t2 - t1
+
+    def _pipelined(self, parent, key, par, m, kept):
+        """Steps 2-4 pipelined (thesis 5.2): the NLF split by owner, then each peer's block
+        pruned and sent (a packet, non-blocking) while the next one is pruned, the own block
+        last; the peers' blocks are claimed as they arrive, in rank order, as the all-at-once
+        exchange claims them (the same parents). The same rows travel; no counts exchange
+        (a packet carries its length). Returns what ``_all_at_once`` does."""
+        size, rank, packed = self.size, self.rank, self.pbits > 0
+        okey = self._bufs.rows("okey", kept, np.int64)
+        opar = self._bufs.rows("opar", 1 if packed else kept, self.itype)
+        starts = np.empty(size + 1, dtype=np.int64)
+        split_by_owner(key, par, np.int64(m), np.int64(self.lbits), np.int64(self.pbits),
+                       np.int64(size), okey, opar, starts)
+        send = self._bufs.rows("send", kept, self.itype, 2)
+        counts = np.zeros(size, dtype=np.int64)
+        block_counts = np.empty(size, dtype=np.int64)
+        requests, w, own = [], 0, None
+        for step in range(1, size + 1):  # the peers after this rank first, the own block last
+            d = (rank + step) % size
+            lo, hi = int(starts[d]), int(starts[d + 1])
+            c = self._prune(okey[lo:hi], opar if packed else opar[lo:hi], hi - lo, send[w:],
+                            block_counts)
+            counts[d] = c
+            if d == rank:
+                own = send[w:w + c]
+            else:
+                requests.append(self.comm.isend(send[w:w + c].view(np.uint8).reshape(-1), d,
+                                                LEVEL_TAG))
+            w += c
+        nqlen, degsum = self._claim(own, parent, 0)
+        enq_local = nqlen
+        recvcounts, comm_s = np.zeros(size, dtype=np.int64), 0.0
+        waiting, arrived = [r for r in range(size) if r != rank], {}
+        while waiting:
+            t1 = time.perf_counter()
+            source, packet = self.comm.recv_packet(LEVEL_TAG)
+            comm_s += time.perf_counter() - t1
+            arrived[source] = packet.view(self.itype).reshape(-1, 2)
+            while waiting and waiting[0] in arrived:
+                src = waiting.pop(0)
+                rows = arrived.pop(src)
+                recvcounts[src] = rows.shape[0]
+                nqlen, deg = self._claim(rows, parent, nqlen)
+                degsum += deg
+        t1 = time.perf_counter()
+        for request in requests:
+            request.wait()
+        comm_s += time.perf_counter() - t1
+        return counts, recvcounts, nqlen, enq_local, degsum, comm_s
 
     def _bottom_up_level(self, parent, qlen):
         """A bottom-up level: allgather the frontier bitmaps, find parents for the own
