@@ -33,7 +33,6 @@ import argparse
 import json
 import os
 import platform
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -42,17 +41,12 @@ import time
 import numpy as np
 
 PING_SIZES = [1 << 16, 1 << 18, 1 << 20, 1 << 22]
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from bench_mpi import _mpiexec  # noqa: E402  (this folder: one copy of each)
+
 NETWORKS = ["latency=1us,bandwidth=10GB/s", "latency=5us,bandwidth=1GB/s"]
 # The 1D searcher's top-down exchange: pipelined (thesis 5.2) or all at once (the default).
 EXCHANGES = {"pipelined": True, "at-once": False}
-
-
-def _mpiexec() -> str:
-    found = shutil.which("mpiexec", path=os.path.dirname(sys.executable) + os.pathsep
-                         + os.environ.get("PATH", ""))
-    if not found:
-        raise SystemExit("no mpiexec: pip install -e '.[mpi]'")
-    return found
 
 
 def _launch(procs: int, *args: str) -> dict:
