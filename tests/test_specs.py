@@ -28,6 +28,9 @@ def test_of_puts_algorithm_options_in_search_options():
     assert config.search.options == {"tasks": 16, "mode": "fixed", "gpu_share": 0.25}
     assert config.graph.scale == 9 and config.search.algorithm == "hybrid"
     config.check()
+    tuned = RunConfig.of(scale=9, alpha=20.0)  # an option of the default algorithm
+    tuned.check()
+    assert tuned.search.options == {"alpha": 20.0}
     with pytest.raises(TypeError, match="'wokers'"):
         RunConfig.of(wokers=2)
 
@@ -45,6 +48,9 @@ def test_of_puts_algorithm_options_in_search_options():
     (SearchSpec, dict(algorithm="determinate", options={"workers": 0}), "workers",
      "workers must be an integer in [1, 1024], got 0"),
     (SearchSpec, dict(options={"lam": 3}), "lambda", "lambda applies to algorithm hybrid"),
+    (SearchSpec, dict(options={"depth": True}), "depth", "depth is set by the benchmark's"),
+    (SearchSpec, dict(algorithm="topdown-queue", options={"alpha": 2.0}), "alpha",
+     "alpha applies to algorithm direction-optimizing or hybrid; not to topdown-queue"),
     (SearchSpec, dict(algorithm="hybrid", options={"lam": -3}), "lambda", "lambda must be"),
     (SearchSpec, dict(algorithm="hybrid", options={"tasks": 0}), "tasks", "tasks must be"),
     (SearchSpec, dict(algorithm="hybrid", options={"mode": "fixed", "gpu_share": 2}),

@@ -126,6 +126,9 @@ class SearchSpec:
             _one_of("validation", self.validation, VALIDATIONS)
         self.options = {k: v for k, v in self.options.items() if v is not None and v is not False}
         for name in self.options:
+            if name in ENGINE_OPTIONS:
+                raise InputError(f"{name} is set by the benchmark's engine (depths are not "
+                                 f"kept; the backend places the graph), not by a run", name)
             if name not in RUN_OPTIONS or not algorithm.takes(name):
                 said = "lambda" if name == "lam" else name
                 takers = " or ".join(ALGORITHMS.names(lambda a: a.takes(name))) or "none"
