@@ -92,6 +92,11 @@ class SearchSpec:
     validate: bool = True
     validation: str | None = None     # VALIDATIONS (None: csr on the CPU backend, else tuples)
 
+    def __post_init__(self):
+        # an option not given (None, or a False flag) is left to the algorithm's default
+        self.options = {k: v for k, v in self.options.items()
+                        if v is not None and v is not False}
+
     @property
     def kernels(self) -> tuple[str, ...]:
         """The timed kernels of the run, in the order they run."""
@@ -124,7 +129,6 @@ class SearchSpec:
         self.num_roots = int(self.num_roots)
         if self.validation is not None:
             _one_of("validation", self.validation, VALIDATIONS)
-        self.options = {k: v for k, v in self.options.items() if v is not None and v is not False}
         for name in self.options:
             if name in ENGINE_OPTIONS:
                 raise InputError(f"{name} is set by the benchmark's engine (depths are not "

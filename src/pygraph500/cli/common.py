@@ -107,13 +107,11 @@ def results_next(more: bool) -> None:
 
 
 def search_options(args) -> dict:
-    """The BFS algorithm's options given by the tree and hybrid flags (by the function's own
-    keywords; the ones not given left out)."""
-    given = dict(deterministic=args.deterministic, workers=args.workers, tasks=args.tasks,
-                 mode=args.mode, lam=args.lam, gpu_share=args.gpu_share,
-                 standin_speed=args.standin_speed)
-    return {name: value for name, value in given.items()
-            if value is not None and value is not False}
+    """The BFS algorithm's options of the tree and hybrid flags (by the function's own
+    keywords; ``SearchSpec`` leaves out the ones not given)."""
+    return dict(deterministic=args.deterministic, workers=args.workers, tasks=args.tasks,
+                mode=args.mode, lam=args.lam, gpu_share=args.gpu_share,
+                standin_speed=args.standin_speed)
 
 
 def command_parser(parser: argparse.ArgumentParser, command: str) -> argparse.ArgumentParser:
