@@ -38,9 +38,9 @@ def _grid(rows, cols):
     return _graph(src, dst, rows * cols)
 
 
-def canonical_parents(graph, root):
-    """The oracle: scipy's hop counts, then for each reached vertex the smallest neighbour
-    one hop nearer the root."""
+def canonical_parents(graph, root, pick=np.min):
+    """The oracle: scipy's hop counts, then for each reached vertex the smallest (``pick``)
+    neighbour one hop nearer the root."""
     dist = csgraph.shortest_path(graph.to_scipy(), unweighted=True, indices=root)
     parent = np.full(graph.num_vertices, -1, np.int64)
     parent[root] = root
@@ -48,7 +48,7 @@ def canonical_parents(graph, root):
         if v == root:
             continue
         nb = graph.indices[graph.indptr[v]:graph.indptr[v + 1]]
-        parent[v] = nb[dist[nb] == dist[v] - 1].min()
+        parent[v] = pick(nb[dist[nb] == dist[v] - 1])
     return parent
 
 
@@ -133,6 +133,38 @@ def test_parents_are_the_smallest_neighbour_one_level_up(name, workers):
         assert got.levels.edges_examined.sum() == np.diff(g.indptr)[reached].sum()
 
 
+@pytest.mark.parametrize("name", GRAPHS)
+def test_merge_last_gives_the_largest_neighbour_one_level_up(name):
+    """``merge="last"`` (the paper's leaf merge): the largest neighbour one level up, for any
+    workers and schedule, with the tasks of ``merge="first"``."""
+    _, g = GRAPHS[name]()
+    for root in (0, g.num_vertices - 1):
+        want = canonical_parents(g, root, np.max)
+        first = bfs_determinate(g, root, workers=2)
+        for workers, schedule in ((1, "depth-first"), (3, "random")):
+            got = bfs_determinate(g, root, workers=workers, merge="last", schedule=schedule,
+                                  seed=root)
+            assert np.array_equal(got.parent, want)
+            assert {k: list(v) for k, v in got.levels.extra.items() if k != "busy_s"} == \
+                {k: list(v) for k, v in first.levels.extra.items() if k != "busy_s"}
+
+
+def test_utilisation_columns():
+    """``busy_s``: the workers' seconds running tasks, per level: positive, at most workers x
+    the level's time, and growing with the work (a larger search keeps them busier)."""
+    small, big = _kron(6), _kron(12)
+    for w in (1, 2):
+        got = []
+        for _, g in (small, big):
+            root = int(np.argmax(np.diff(g.indptr)))
+            bfs_determinate(g, root, workers=w)
+            res = bfs_determinate(g, root, workers=w)
+            busy = np.asarray(res.levels.extra["busy_s"])
+            assert (busy > 0).all() and (busy <= w * np.asarray(res.levels.time)).all()
+            got.append(busy.sum())
+        assert got[1] > got[0]
+
+
 def test_same_tree_for_any_workers_and_random_schedules():
     """The issue's target: SCALE 12, W = 1, 2, 4, 8 and 20 randomised schedules."""
     _, g = _kron(12)
@@ -210,6 +242,8 @@ def test_bad_options():
         bfs_determinate(g, 0, workers=0)
     with pytest.raises(InputError, match="schedule"):
         bfs_determinate(g, 0, schedule="fifo")
+    with pytest.raises(InputError, match="merge"):
+        bfs_determinate(g, 0, merge="first-wins")
     assert "determinate" in ALGORITHMS
 
 

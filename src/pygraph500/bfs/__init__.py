@@ -76,7 +76,10 @@ ALGORITHMS = Registry("bfs", (
                           workers="threads running tasks (default: numba's thread count)",
                           schedule="depth-first, or random (every choice drawn from seed: a "
                                    "test of determinacy)",
-                          seed="the random schedule's seed"),
+                          seed="the random schedule's seed",
+                          merge="first (each vertex's parent its smallest neighbour one level "
+                                "up: the canonical tree) or last (the paper's leaf merge, "
+                                "Fig. 5: the largest; the same tasks)"),
               prepare=chunk_graph),
     *ARRAY_ALGORITHMS.values(),
 ), default="direction-optimizing")

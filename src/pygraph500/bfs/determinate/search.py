@@ -10,7 +10,8 @@ parent vector, a tree of chunks, becomes the parent array at the end.
 The result is determinate: every merge keeps the first defined value of inputs taken in
 vertex order, so a vertex's parent is its smallest neighbour one level up whatever the
 number of workers and the order in which ready tasks run (``schedule="random"`` draws
-that order at random, for tests).
+that order at random, for tests). ``merge="last"`` keeps the last instead, as the paper's
+leaf merge does: the largest neighbour one level up, as determinate, with the same tasks.
 """
 from __future__ import annotations
 
@@ -29,13 +30,14 @@ from .chunk_trees import SLOTS, UNDEF, ChunkGraph, build_chunk_graph, flatten_in
 from .runtime import (CTR_SIZE, DONE, FLAG, JOIN_COLUMNS, JTOP, MTOP, OUT_OF_CHUNKS,
                       OUT_OF_DEQUE, OUT_OF_JOINS, OUT_OF_TASKS, RESULT, TASK_COLUMNS, TTOP,
                       WS_STRIDE, create_join, spawn)
-from .tasks import (FN_BFS, FN_FINISH, FN_UPDATE_PARENT, NFN, PARENT_UPDATE, SEARCH,
+from .tasks import (FN_BFS, FN_FINISH, FN_UPDATE_PARENT, NFN, PARENT_UPDATE, SEARCH, STAT_BUSY,
                     STAT_CHUNKS, STAT_COLUMNS, STAT_EDGES, STAT_FRONTIER, TASK_NAMES, new_chunk,
                     work)
 
-__all__ = ["bfs_determinate", "chunk_graph", "SCHEDULES"]
+__all__ = ["bfs_determinate", "chunk_graph", "SCHEDULES", "MERGES"]
 
 SCHEDULES = ("depth-first", "random")
+MERGES = ("first", "last")
 _PATIENCE = 256  # empty polls before a worker yields its core
 _graphs: dict[int, ChunkGraph] = {}
 
@@ -136,26 +138,26 @@ class _Pool:
         if flag & OUT_OF_DEQUE:
             self.dq = np.empty((self.workers, 2 * self.dq.shape[1]), np.int64)
 
-    def _worker(self, me: int, randomised: bool) -> int:
+    def _worker(self, me: int, randomised: bool, last: bool) -> int:
         cg = self.cg
         while True:
             r = work(cg.mem, self.task, self.join, self.ctr, self.dq, self.ws, self.counts,
                      self.rng, me, self.workers, randomised, cg.degree, cg.depth - 1,
-                     _PATIENCE)
+                     _PATIENCE, last)
             if r != 1:
                 return r
             os.sched_yield()
 
-    def run_level(self, randomised: bool) -> None:
+    def run_level(self, randomised: bool, last: bool) -> None:
         if self.threads is None:
-            self._worker(0, randomised)
+            self._worker(0, randomised, last)
             return
-        futures = [self.threads.submit(self._worker, me, randomised)
+        futures = [self.threads.submit(self._worker, me, randomised, last)
                    for me in range(self.workers)]
         for f in futures:
             f.result()
 
-    def search(self, root: int, randomised: bool, seed: int):
+    def search(self, root: int, randomised: bool, seed: int, last: bool):
         """(parent array, per-level statistics) or None when an array ran out (the caller
         holds the chunk graph's ``lock``)."""
         cg = self.cg
@@ -174,7 +176,7 @@ class _Pool:
             _start_level(mem, self.task, self.join, ctr, self.dq, self.ws, self.counts, cg.root,
                          update, parent, cg.depth - 1, self.workers)
             if not ctr[FLAG]:
-                self.run_level(randomised)
+                self.run_level(randomised, last)
             if ctr[FLAG]:
                 return None
             seconds = time.perf_counter() - t0
@@ -209,7 +211,8 @@ def _pool(graph, workers: int) -> _Pool:
 def _level_table(rows) -> LevelTable:
     """Per level: the search set, its adjacency entries, the time, and as extra columns the
     tasks run by type (``tasks_<Name>``; MergeSparseVectors and MergeOne under UpdateParent
-    counted apart as ``update_<Name>``) and the chunks allocated."""
+    counted apart as ``update_<Name>``), the chunks allocated and ``busy_s``: the seconds
+    the workers together spent running tasks (over workers x ``time``: the utilisation)."""
     extra = {}
     for ctx, prefix in ((SEARCH, "tasks_"), (PARENT_UPDATE, "update_")):
         for fn, name in enumerate(TASK_NAMES):
@@ -217,22 +220,25 @@ def _level_table(rows) -> LevelTable:
             if any(col):
                 extra[prefix + name] = col
     extra["chunks"] = [c for _, c, _ in rows]
+    extra["busy_s"] = [float(d[STAT_BUSY]) / 1e9 for d, _, _ in rows]
     return LevelTable([int(d[STAT_FRONTIER]) for d, _, _ in rows],
                       [int(d[STAT_EDGES]) for d, _, _ in rows], direction=TOP_DOWN,
                       time=[s for _, _, s in rows], extra=extra)
 
 
-def bfs_determinate(graph, root, *, workers=None, schedule="depth-first", seed=0, depth=True,
-                    deterministic=True) -> BFSResult:
+def bfs_determinate(graph, root, *, workers=None, schedule="depth-first", seed=0, merge="first",
+                    depth=True, deterministic=True) -> BFSResult:
     """Fresh Breeze BFS (paper 003): determinate, the same tree for any ``workers`` and any
     ``schedule``: each vertex's parent is its smallest neighbour one level up.
 
     ``workers``: threads running tasks (default: numba's thread count). ``schedule``:
     "depth-first" (each worker runs its newest task, thieves take the oldest) or "random"
-    (every choice drawn from ``seed``: a test of determinacy). The level table carries the
-    tasks run per type and the chunks allocated per level (extra columns).
-    ``deterministic``: taken for uniformity with the others; the tree is the canonical one
-    whatever it says.
+    (every choice drawn from ``seed``: a test of determinacy). ``merge``: "first" (each
+    vertex's parent its smallest neighbour one level up) or "last" (the paper's leaf merge,
+    Fig. 5: the largest; the same tasks). The level table carries the tasks run per type, the
+    chunks allocated and the workers' busy seconds per level (extra columns).
+    ``deterministic``: taken for uniformity with the others; the tree is determinate
+    whatever it says (the canonical one with ``merge="first"``).
     """
     import numba
 
@@ -243,10 +249,13 @@ def bfs_determinate(graph, root, *, workers=None, schedule="depth-first", seed=0
                          "workers")
     if schedule not in SCHEDULES:
         raise InputError(f"schedule must be one of {', '.join(SCHEDULES)}; got {schedule!r}")
+    if merge not in MERGES:
+        raise InputError(f"merge must be one of {', '.join(MERGES)}; got {shown(merge)}",
+                         "merge")
     pool = _pool(graph, int(w))
     with pool.cg.lock:  # one search at a time on the graph's spare chunks and these arrays
         while True:
-            got = pool.search(r, schedule == "random", seed)
+            got = pool.search(r, schedule == "random", seed, merge == "last")
             if got is not None:
                 break
             pool.grow(int(pool.ctr[FLAG]))

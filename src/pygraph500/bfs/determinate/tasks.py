@@ -7,32 +7,39 @@ over (G, update, parent) merges the adjacency vectors of the search set (vertice
 merges ``update`` into ``parent``, the parent given priority.
 
 Which parent a vertex keeps: every merge keeps, at each index, the value of the FIRST of
-its input vectors defined there (the paper's leaf merge keeps the last). Inputs are always
-in vertex order (a leaf's 16 adjacency vectors by index; CollectVectors' 16 subtrees by
-index), and an adjacency vector's values are its vertex, so a vertex gets the smallest
-neighbour of the previous level as its parent: the same rule as Beamer's bottom-up step
-on sorted rows, and the ``deterministic`` rule of the compiled algorithms. UpdateParent
-merges (parent, update) in that order: the parent first, so earlier levels win.
+its input vectors defined there (``keep_last=False``), or of the LAST (``keep_last=True``:
+the paper's leaf merge, Fig. 5). Inputs are always in vertex order (a leaf's 16 adjacency vectors by
+index; CollectVectors' 16 subtrees by index), and an adjacency vector's values are its
+vertex, so a vertex gets the smallest (first) or the largest (last) neighbour of the previous
+level as its parent. The smallest is the rule of Beamer's bottom-up step on sorted rows and of
+the compiled algorithms' ``deterministic`` mode. UpdateParent puts the parent where the merge
+looks for its winner (first, or last), so earlier levels win (section 4.4: "the existing
+parent vector is given priority").
 
-Deviations from the pseudo-code, none of which changes a result: MergeOne and UpdateNull,
-whose whole body is one JoinUpdate, run in place of their spawn (counted as executed; they
-are 80 % of the tasks, and a spawn costs more than the body); a chunk of vectors is
-allocated only when there are two or more to merge (the paper allocates one and may leave
-it unused); a search vertex without neighbours (an isolated root) contributes nothing.
+Deviations from the pseudo-code, none of which changes a result or a task count: MergeOne
+and UpdateNull, whose whole body is one JoinUpdate, run in place of their spawn (counted as
+executed; they are 80 % of the tasks, and a spawn costs more than the body); a chunk of
+vectors is allocated only when there are two or more to merge (the paper allocates one and
+may leave it unused); a search vertex without neighbours (an isolated root) contributes
+nothing.
+
+Each worker also adds up the nanoseconds it spends running tasks (``STAT_BUSY``: its time in
+``work`` less its idle polls), for the paper's utilisation (Fig. 8): busy time over workers x
+wall time.
 """
 from __future__ import annotations
 
 import numpy as np
 from numba import njit
 
-from ...primitives import fetch_add
+from ...primitives import clock_ns, fetch_add
 from .chunk_trees import SLOTS, UNDEF
 from .runtime import (DONE, FLAG, RESULT, T_A0, T_A1, T_A2, T_A3, T_A4, T_CTX, T_FN, T_JOIN,
                       T_SLOT, alloc_chunk, create_join, join_update, spawn, steal, take)
 
 __all__ = ["TASK_NAMES", "NFN", "SEARCH", "PARENT_UPDATE", "FN_BFS", "FN_UPDATE_PARENT",
            "FN_FINISH", "FN_MERGE", "STAT_FRONTIER", "STAT_EDGES", "STAT_CHUNKS",
-           "STAT_COLUMNS", "new_chunk", "work"]
+           "STAT_BUSY", "STAT_COLUMNS", "new_chunk", "work"]
 
 # task functions
 (FN_BFS, FN_COLLECT, FN_FORWARD, FN_NULL, FN_MERGE, FN_MERGE_ONE, FN_DONE_MERGE,
@@ -46,7 +53,8 @@ SEARCH, PARENT_UPDATE = 0, 1
 STAT_FRONTIER = 2 * NFN      # search-set vertices
 STAT_EDGES = 2 * NFN + 1     # their adjacency entries (the level's edges examined)
 STAT_CHUNKS = 2 * NFN + 2    # chunks allocated
-STAT_COLUMNS = 2 * NFN + 3
+STAT_BUSY = 2 * NFN + 3      # nanoseconds spent running tasks
+STAT_COLUMNS = 2 * NFN + 4
 
 
 @njit(inline="always")
@@ -81,8 +89,9 @@ def _gather(mem, src, vec):
 
 
 @njit(cache=True, nogil=True)
-def _run(t, mem, task, join, ctr, dq, ws, counts, me, degree, adj_height):
-    """Execute task ``t`` (the bodies of the paper's functions)."""
+def _run(t, mem, task, join, ctr, dq, ws, counts, me, degree, adj_height, keep_last):
+    """Execute task ``t`` (the bodies of the paper's functions); ``keep_last``: merges keep the
+    last defined input (the paper's leaf merge), else the first."""
     fn = task[t, T_FN]
     a0 = task[t, T_A0]
     a1 = task[t, T_A1]
@@ -135,7 +144,7 @@ def _run(t, mem, task, join, ctr, dq, ws, counts, me, degree, adj_height):
                 join_update(mem, task, join, ctr, dq, ws, me, j, i, UNDEF)
     elif fn == FN_COLLECT or fn == FN_UPDATE_PARENT:
         # CollectVectors(join chunk a0, height a1): Fig. 4; UpdateParent(parent a0,
-        # update a1, height a2): section 4.4, the parent first (it wins)
+        # update a1, height a2): section 4.4, the parent where the merge's winner is
         if fn == FN_COLLECT:
             count, last = _gather(mem, a0, UNDEF)
             height = a1
@@ -151,8 +160,8 @@ def _run(t, mem, task, join, ctr, dq, ws, counts, me, degree, adj_height):
             if fn == FN_COLLECT:
                 _gather(mem, a0, vec)
             else:
-                mem[vec, 0] = a0
-                mem[vec, 1] = a1
+                mem[vec, 1 if keep_last else 0] = a0
+                mem[vec, 0 if keep_last else 1] = a1
             spawn(task, ctr, dq, ws, me, FN_MERGE, vec, height, count, 0, 0, j, 0,
                   ctx)
         else:
@@ -166,8 +175,8 @@ def _run(t, mem, task, join, ctr, dq, ws, counts, me, degree, adj_height):
                 return
             for i in range(SLOTS):
                 for k in range(a2):
-                    x = mem[mem[a0, k], i]
-                    if x != UNDEF:  # the first defined value wins
+                    x = mem[mem[a0, a2 - 1 - k if keep_last else k], i]
+                    if x != UNDEF:  # the first (or last) defined value wins
                         mem[leaf, i] = x
                         break
             join_update(mem, task, join, ctr, dq, ws, me, jn, slot, leaf)
@@ -207,24 +216,42 @@ def _run(t, mem, task, join, ctr, dq, ws, counts, me, degree, adj_height):
 
 @njit(cache=True, nogil=True)
 def work(mem, task, join, ctr, dq, ws, counts, rng, me, nworkers, randomised, degree,
-         adj_height, patience):
+         adj_height, patience, keep_last):
     """Worker ``me``: run ready tasks until both task trees of the level are finished
     (returns 0), the arrays ran out (2), or nothing was found ``patience`` times in a row
     (1: the caller yields the CPU and calls again; with more workers than cores a spinning
-    thread starves the others)."""
+    thread starves the others). Its time here less its idle polls goes to ``STAT_BUSY``
+    (the clock is read when a call starts and ends and when an idle spell starts and ends,
+    not per task)."""
     idle = 0
+    start = clock_ns()
+    idle_from = start
+    idle_ns = 0
+    code = 0
     while True:
         if ctr[FLAG] != 0:
-            return 2
+            code = 2
+            break
         t = take(dq, ws, me, rng, randomised)
         if t < 0:
             t = steal(dq, ws, me, nworkers, rng, randomised)
         if t < 0:
+            if idle == 0:
+                idle_from = clock_ns()
             if fetch_add(ctr, DONE, 0) == 2:
-                return 0
+                code = 0
+                break
             idle += 1
             if idle >= patience:
-                return 1
+                code = 1
+                break
             continue
+        if idle > 0:
+            idle_ns += clock_ns() - idle_from
         idle = 0
-        _run(t, mem, task, join, ctr, dq, ws, counts, me, degree, adj_height)
+        _run(t, mem, task, join, ctr, dq, ws, counts, me, degree, adj_height, keep_last)
+    end = clock_ns()
+    if idle > 0 or code == 0:  # an idle spell (code 0: from the poll that found the end)
+        idle_ns += end - idle_from
+    counts[me, STAT_BUSY] += end - start - idle_ns
+    return code
