@@ -50,14 +50,14 @@ def _load() -> str:
 
 
 class Graph:
-    """A Kronecker graph, its roots and each root's TEPS numerator."""
+    """A Kronecker graph (edge factor ``ef``), its roots and each root's TEPS numerator."""
 
-    def __init__(self, scale: int, roots: int):
+    def __init__(self, scale: int, roots: int, ef: int = 16):
         from pygraph500 import build_csr, kronecker
         from pygraph500.benchmark import choose_roots
 
-        self.scale = scale
-        self.edges = kronecker(scale)
+        self.scale, self.ef = scale, ef
+        self.edges = kronecker(scale, ef)
         self.g = build_csr(self.edges)
         self.roots = choose_roots(self.g.degree() > 0, (2, 3), roots).tolist()
         self.nedge = {}

@@ -49,12 +49,13 @@ def check_trees(scale, **options):
     return out
 
 
-@pytest.mark.parametrize("tasks", [1, 2, 16, 1024])
+@pytest.mark.parametrize("tasks", [1, 2, 16, 100, 1024, 3000])
 @pytest.mark.parametrize("split", ["array", "cpu", "auto", "fixed"])
 def test_valid_trees_for_every_split_and_task_count(tasks, split):
     """lambda = 0 (every task with work on the array side: NumPy here), lambda = N (all on
     the CPU), auto, fixed (half the tasks there); 1024 tasks are one word (64 vertices) each
-    on the SCALE 16 graph."""
+    on the SCALE 16 graph; 100 and 3000 tasks cut the words (3000: one or two vertices
+    each, most words shared by two or three tasks)."""
     scale = 16 if tasks == 1024 else 12
     n = 1 << scale
     options = {"array": dict(lam=0), "cpu": dict(lam=n), "auto": {},
@@ -84,6 +85,33 @@ def test_stand_in_trees(speed, clock):
     """The stand-in array side (its own copy of the state, the CPU kernels) gives valid
     trees whatever the split the tuner makes of it."""
     check_trees(12, tasks=32, standin_speed=speed, clock=clock)
+
+
+@pytest.mark.parametrize("split", [dict(lam=0), dict(lam=1 << 12), {},
+                                   dict(standin_speed=2.0, clock="work")])
+def test_top_down_mode_never_goes_bottom_up(split):
+    """direction top-down (the paper's algorithm): every level top-down, lambda applied to
+    the frontier, on scipy's depths; direction both goes bottom-up on the same graph."""
+    for res in check_trees(12, tasks=100, direction="top-down", **split):
+        assert (res.levels.direction_code == 0).all()
+        if split.get("lam") == 0:
+            assert res.levels.extra["cpu_tasks"].sum() == 0
+    both = check_trees(12, tasks=100, lam=1 << 12)
+    assert any((r.levels.direction_code == 1).any() for r in both)
+
+
+def test_lambda_splits_by_frontier_per_task():
+    """Top-down with lambda L: at every level a task is on the array side exactly when its
+    frontier vertices (counted from scipy's depths over the task's range) exceed L."""
+    edges, g, roots, dist = case(12)
+    ts = TaskSet(g, 100)
+    for lam in (0, 1, 3, 10):
+        for root, d in zip(roots.tolist(), dist):
+            res = bfs_hybrid(g, root, tasks=100, lam=lam, direction="top-down")
+            for level, sides in enumerate(res.levels.extra["sides"]):
+                n_k = np.bincount(ts.owner(np.flatnonzero(d == level)), minlength=100)
+                want = np.where(n_k > lam, "G", np.where(n_k > 0, "C", "."))
+                assert sides == "".join(want), (lam, level)
 
 
 # ---- transfers, worked out by hand ---------------------------------------------------------
@@ -170,15 +198,22 @@ def test_duplicates_keep_the_host_parent():
 
 
 # ---- tasks and the tuner --------------------------------------------------------------------
-@pytest.mark.parametrize("n,t", [(1, 1), (100, 3), (4096, 7), (4096, 64), (4096, 1000)])
-def test_tasks_cut_the_words(n, t):
+@pytest.mark.parametrize("n,t", [(1, 1), (100, 3), (4096, 7), (4096, 64), (4096, 1000),
+                                 (4096, 128), (100, 100), (10, 16)])
+def test_tasks_cut_the_vertices(n, t):
+    """Tasks of any size: ranges as even as the vertices divide, none empty while t <= N,
+    the owner formula against the ranges, and the words each task overlaps."""
     g = build_csr(EdgeList(np.array([0]), np.array([n - 1]), n))
     ts = TaskSet(g, t)
-    assert ts.wlo[0] == 0 and ts.whi[-1] == (n + 63) // 64
-    assert np.array_equal(ts.wlo[1:], ts.whi[:-1]) and np.all(ts.words >= 0)
-    assert ts.words.max() - ts.words.min() <= 1  # as even as the words divide
-    assert np.array_equal(np.bincount(ts.word_task, minlength=t), ts.words)
+    assert ts.lo[0] == 0 and ts.hi[-1] == n and np.array_equal(ts.lo[1:], ts.hi[:-1])
+    assert ts.vertices.max() - ts.vertices.min() <= 1
+    assert ts.nonempty == min(t, n) and (t > n or ts.vertices.min() >= 1)
+    owners = np.repeat(np.arange(t), ts.vertices)
+    assert np.array_equal(ts.owner(np.arange(n)), owners)
     assert ts.vertices.sum() == n and ts.edges.sum() == g.indptr[-1]
+    for k in range(t):
+        want = sorted({v >> 6 for v in range(ts.lo[k], ts.hi[k])})
+        assert list(range(ts.wlo[k], ts.whi[k])) == want
     tasks = np.arange(t)[::2]
     assert ts.word_index(tasks).tolist() == [w for k in tasks for w in
                                              range(ts.wlo[k], ts.whi[k])]
@@ -236,6 +271,24 @@ def test_tuner_on_a_slower_side(concurrent):
         assert 0.0 < share < 1 / 15
     else:
         assert share == 0.0 and choice.lam == n.max()
+
+
+def test_exploring_ends_with_the_first_search():
+    """Levels of alike work (no SPAN between them) leave a side unmodelled while a search
+    runs; once it ends (``done``), every side measured at all is modelled, so the next
+    search does not explore; a side never measured still explores."""
+    tuner = Tuner(2)
+    for side in ("cpu", "dev"):
+        for _ in range(3):
+            tuner.record(side, 0, 1000.0, 1e-3)
+    assert not tuner.measured("cpu", 0) and not tuner.measured("dev", 0)
+    n = np.array([5, 3, 0, 9])
+    assert tuner.choose(0, n, n * 10.0).explore
+    tuner.done()
+    tuner.refit()
+    assert tuner.measured("cpu", 0) and tuner.measured("dev", 0)
+    assert not tuner.choose(0, n, n * 10.0).explore
+    assert not tuner.measured("dev", 1) and tuner.choose(1, n, n * 10.0).explore
 
 
 def test_bottom_up_entries_estimate():
@@ -326,6 +379,7 @@ def test_auto_lambda_on_numpy_models_it_slower():
     (dict(standin_speed=0), "standin_speed must be a positive number"),
     (dict(clock="work"), "clock 'work' models the stand-in"),
     (dict(standin_speed=2, backend="numpy-checked"), "standin_speed replaces the array side"),
+    (dict(direction="bottom-up"), "direction must be one of both, top-down"),
 ])
 def test_bad_options(options, message):
     _, g, roots, _ = case(10)
@@ -345,6 +399,8 @@ def test_bad_options(options, message):
     (["--lambda", "auto"], "--lambda applies to algorithm hybrid"),
     (["--hybrid", "fixed"], "--hybrid applies to algorithm hybrid"),
     (["--algorithm", "hybrid", "--standin-speed", "-1"], "--standin-speed must be"),
+    (["--algorithm", "hybrid", "--direction", "bottom-up"], "invalid choice"),
+    (["--direction", "top-down"], "--direction applies to algorithm hybrid"),
     (["--algorithm", "hybrid", "--standin-speed", "2", "--backend", "numpy-checked"],
      "--standin-speed replaces the array side"),
 ])
@@ -372,6 +428,19 @@ def test_run_levels_and_json(tmp_path, capsys):
             assert len(lv["sides"]) == 8 and len(lv["task_ms"]) == 8
             assert lv["sides"][:2].replace(".", "G") == "GG"
             assert all(t == 0 for t, s in zip(lv["task_ms"], lv["sides"]) if s == ".")
+
+
+def test_run_top_down_direction(tmp_path, capsys):
+    """--direction top-down on the command line: said in the notes, and no level of any
+    search (JSON) is bottom-up."""
+    out = tmp_path / "r.json"
+    assert cli.main(["run", "-s", "10", "--roots", "3", "--quiet", "--algorithm", "hybrid",
+                     "--tasks", "100", "--direction", "top-down", "--lambda", "4",
+                     "--json", str(out)]) == 0
+    assert "lambda 4, direction top-down" in capsys.readouterr().out
+    doc = json.loads(out.read_text())
+    dirs = {lv["direction"] for run in doc["runs"] for lv in run["levels"]}
+    assert dirs == {"top-down"}, dirs
 
 
 def test_registry_and_stand_in_label(capsys):

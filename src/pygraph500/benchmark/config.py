@@ -42,7 +42,7 @@ GPU_ALGORITHMS = ALGORITHMS.names(lambda a: a.on_devices)
 ENGINE_OPTIONS = ("depth", "backend", "on_device")
 RUN_OPTIONS = frozenset(o.name for a in ALGORITHMS.values() for o in a.options
                         if o.name not in ENGINE_OPTIONS)
-HYBRID_OPTIONS = ("tasks", "mode", "lam", "gpu_share", "standin_speed")
+HYBRID_OPTIONS = ("tasks", "mode", "lam", "gpu_share", "standin_speed", "direction")
 
 
 def _one_of(param: str, value, allowed) -> None:
@@ -286,7 +286,8 @@ def hybrid_side(config: RunConfig):
     mode = given.get("mode", "workload")
     how = (f"hybrid BFS (paper 002): {given.get('tasks', DEFAULT_TASKS)} tasks, mode {mode}, "
            + (f"gpu_share {given.get('gpu_share', 0.5)}" if mode == "fixed"
-              else f"lambda {given.get('lam', 'auto')}"))
+              else f"lambda {given.get('lam', 'auto')}")
+           + f", direction {given.get('direction', 'both')}")
     speed = given.get("standin_speed")
     if speed is not None:
         return "cpu", [f"{how}; the array side is a STAND-IN (no device): the CPU engine's "

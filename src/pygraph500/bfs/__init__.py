@@ -67,7 +67,10 @@ ALGORITHMS = Registry("bfs", (
                           clock="measured, or work (both sides charged by their work: a "
                                 "deterministic model, for tests)",
                           warp="top-down levels on the array side by the warp kernel "
-                               "(default: on a CUDA device)"),
+                               "(default: on a CUDA device)",
+                          direction="both (Beamer's bottom-up levels added) or top-down "
+                                    "(the paper's: every level top-down, lambda on the "
+                                    "frontier only)"),
               backends=BACKENDS, directions=BOTH_WAYS, python_levels=True),
     Algorithm("determinate", "bfs", bfs_determinate,
               "Fresh Breeze BFS: vectors as 16-ary trees of 16-slot chunks, spawn/join tasks "

@@ -71,7 +71,7 @@ def add_tree_args(p) -> None:
 
 def add_hybrid_args(p) -> None:
     """The options of --algorithm hybrid (paper 002; run, bfs FILE)."""
-    from ..bfs.hybrid import DEFAULT_SHARE, DEFAULT_TASKS, MODES
+    from ..bfs.hybrid import DEFAULT_SHARE, DEFAULT_TASKS, DIRECTIONS, MODES
 
     g = p.add_argument_group("--algorithm hybrid (paper 002: tasks on the CPU and the array "
                              "side; run's --backend picks the array side: cpu = NumPy, gpu = "
@@ -93,6 +93,10 @@ def add_hybrid_args(p) -> None:
                    help="replace the array side by a STAND-IN (no device): the CPU kernels "
                         "with a clock modelled at K times the CPU engine's speed; level times "
                         "(--levels, JSON) are modelled, the official times are wall-clock")
+    g.add_argument("--direction", choices=DIRECTIONS, default=None,
+                   help="both (default): Beamer's bottom-up levels added, lambda splitting "
+                        "their candidates too; top-down: the paper's algorithm, every level "
+                        "top-down, lambda on the frontier only")
 
 
 def results_next(more: bool) -> None:
@@ -111,7 +115,7 @@ def search_options(args) -> dict:
     keywords; ``SearchSpec`` leaves out the ones not given)."""
     return dict(deterministic=args.deterministic, workers=args.workers, tasks=args.tasks,
                 mode=args.mode, lam=args.lam, gpu_share=args.gpu_share,
-                standin_speed=args.standin_speed)
+                standin_speed=args.standin_speed, direction=args.direction)
 
 
 def command_parser(parser: argparse.ArgumentParser, command: str) -> argparse.ArgumentParser:

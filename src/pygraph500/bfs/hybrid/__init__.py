@@ -17,18 +17,18 @@ from __future__ import annotations
 from ..array.queue_based import resolve_backend
 from ...errors import InputError
 from .device import ArrayDevice
-from .options import (CLOCKS, DEFAULT_SHARE, DEFAULT_TASKS, MODES, HybridOptions,
+from .options import (CLOCKS, DEFAULT_SHARE, DEFAULT_TASKS, DIRECTIONS, MODES, HybridOptions,
                       parse_lambda, plan_for)
 from .search import run_search
 from .standin import StandinDevice
 
-__all__ = ["bfs_hybrid", "MODES", "CLOCKS", "DEFAULT_TASKS", "DEFAULT_SHARE", "parse_lambda",
+__all__ = ["bfs_hybrid", "MODES", "CLOCKS", "DIRECTIONS", "DEFAULT_TASKS", "DEFAULT_SHARE", "parse_lambda",
            "HybridOptions"]
 
 
 def bfs_hybrid(graph, root, *, tasks=DEFAULT_TASKS, mode="workload", lam=None, gpu_share=None,
                standin_speed=None, clock="measured", backend="cpu", warp=None, alpha=15.0,
-               beta=18.0, depth=True):
+               beta=18.0, direction="both", depth=True):
     """Paper 002's hybrid BFS from ``root`` (``search``'s docstring says how it works).
 
     ``tasks``: t, the number of vertex ranges (default 128). ``mode``: "workload" (a task
@@ -41,12 +41,16 @@ def bfs_hybrid(graph, root, *, tasks=DEFAULT_TASKS, mode="workload", lam=None, g
     CUDA device; True on NumPy needs numba's CUDA simulator). ``standin_speed``: k > 0, the
     array side is the stand-in (``standin``) at k times the CPU engine's speed;
     ``clock="work"`` then charges both sides by their work at fixed rates (a deterministic
-    model, for tests). ``alpha``, ``beta``: Beamer's switch, as direction-optimizing.
+    model, for tests). ``direction``: "both" (Beamer's bottom-up levels added, switched by
+    ``alpha`` and ``beta`` as direction-optimizing; lambda then splits the bottom-up
+    candidates too) or "top-down" (the paper's algorithm: every level top-down, lambda on
+    the frontier only).
     Returns parent, depth (``depth=False``: none) and the level table of ``records``.
     A graph keeps its tasks, the array side's copy of its graph parts and the tuner's
     measurements between searches (one search at a time per graph and setting).
     """
-    opts = HybridOptions.check(tasks, mode, lam, gpu_share, standin_speed, clock, alpha, beta)
+    opts = HybridOptions.check(tasks, mode, lam, gpu_share, standin_speed, clock, alpha, beta,
+                               direction)
     if opts.standin is not None:
         if backend != "cpu":
             raise InputError("standin_speed replaces the array side: no backend to give it "

@@ -1,7 +1,8 @@
 """The compiled CPU engine of the hybrid BFS: paper 002's CPU task (Algorithm 4), and the
 host's side of the exchange.
 
-A task is a range of bitmap words (``tasks.TaskSet``); a level runs a list of tasks over all
+A task is a range of vertices (``tasks.TaskSet``) read through the bitmap words that overlap
+it, each masked to the task's bits (``_span``); a level runs a list of tasks over all
 threads, each task serially on the thread that claimed it (the paper's parallelism: many
 independent tasks, not a parallel task), largest first, claimed from a shared counter.
 
@@ -10,8 +11,9 @@ independent tasks, not a parallel task), largest first, claimed from a shared co
   fetch-and-or on ``visited`` (the paper's shared VB), adding them to ``nxt`` (its shared
   NVF).
 - ``bottomup_tasks``: each task's unvisited vertices (with neighbours) look for a parent in
-  the frontier and stop at the first hit (Beamer's step restricted to the task's words: a
-  task writes only its own words, no atomics).
+  the frontier and stop at the first hit (Beamer's step restricted to the task's vertices: a
+  task writes only its own bits, with an atomic or, as a word may be shared with the next
+  task).
 - ``merge_found``: the array side's discoveries of a level (its NVF words of the tasks where
   it found vertices) joined into the host's bitmaps: what the CPU found too is a duplicate
   (both sides claimed it in the same level: either parent is valid, the host's is kept);
@@ -34,21 +36,31 @@ import numpy as np
 from numba import njit, prange
 
 from ...primitives import clock_ns, cttz, fetch_add, fetch_or, popcount
-from ...primitives.bitmaps import BIT_MASK, ONE, WORD_SHIFT, ZERO, as_uint
+from ...primitives.bitmaps import ALL_SET, BIT_MASK, ONE, WORD_SHIFT, ZERO, as_uint
 
 __all__ = ["topdown_tasks", "topdown_tasks_serial", "bottomup_tasks", "bottomup_tasks_serial",
            "run_tasks", "merge_found", "adopt_parents"]
 
 
 @njit(inline="always")
-def _topdown_task(indptr, indices, parent, depth, visited, front, nxt, wlo, whi, word_task,
+def _span(w, lo, hi):
+    """The bits of word ``w`` that fall in the vertex range [lo, hi) (not empty)."""
+    base = np.int64(w) * 64
+    a = max(lo - base, 0)
+    b = min(hi - base, 64)
+    return (ALL_SET >> as_uint(64 - (b - a))) << as_uint(a)
+
+
+@njit(inline="always")
+def _topdown_task(indptr, indices, parent, depth, visited, front, nxt, lo, hi, ntasks,
                   level, t, k, found, degs):
     """Task k's top-down work (row t of ``found`` / ``degs``); returns the entries read."""
     keep_depth = depth.shape[0] != 0
+    n = np.int64(parent.shape[0])
     d = level + 1
     ex = 0
-    for w in range(wlo[k], whi[k]):
-        bits = front[w]
+    for w in range(lo[k] >> 6, (hi[k] + 63) >> 6):
+        bits = front[w] & _span(w, lo[k], hi[k])
         base = as_uint(w) << WORD_SHIFT
         while bits != ZERO:
             b = cttz(bits)
@@ -68,23 +80,23 @@ def _topdown_task(indptr, indices, parent, depth, visited, front, nxt, wlo, whi,
                         if keep_depth:
                             depth[v] = d
                         fetch_or(nxt, vw, bit)
-                        owner = word_task[vw]
+                        owner = (np.int64(v) * ntasks + ntasks - 1) // n
                         found[t, owner] += 1
                         degs[t, owner] += indptr[v + ONE] - indptr[v]
     return ex
 
 
 @njit(inline="always")
-def _bottomup_task(indptr, indices, parent, depth, visited, front, nxt, linked, wlo, whi,
+def _bottomup_task(indptr, indices, parent, depth, visited, front, nxt, linked, lo, hi,
                    level, t, k, found, degs):
-    """Task k's bottom-up work (its own words only); returns the entries read."""
+    """Task k's bottom-up work (its own bits only); returns the entries read."""
     keep_depth = depth.shape[0] != 0
     d = level + 1
     ex = 0
     cnt = 0
     deg = 0
-    for w in range(wlo[k], whi[k]):
-        todo = linked[w] & ~visited[w]
+    for w in range(lo[k] >> 6, (hi[k] + 63) >> 6):
+        todo = linked[w] & ~visited[w] & _span(w, lo[k], hi[k])
         got = ZERO
         base = as_uint(w) << WORD_SHIFT
         while todo != ZERO:
@@ -110,16 +122,17 @@ def _bottomup_task(indptr, indices, parent, depth, visited, front, nxt, linked, 
                 ex += p - s + 1
             else:
                 ex += e - s
-        nxt[w] = got
-        visited[w] |= got
+        if got != ZERO:  # (a word may be shared with the next task: atomically)
+            fetch_or(nxt, w, got)
+            fetch_or(visited, w, got)
     found[t, k] += cnt
     degs[t, k] += deg
     return ex
 
 
 @njit(cache=True, parallel=True)
-def topdown_tasks(indptr, indices, parent, depth, visited, front, nxt, wlo, whi, order,
-                  word_task, level, nthreads, found, degs, task_ns):
+def topdown_tasks(indptr, indices, parent, depth, visited, front, nxt, lo, hi, order,
+                  ntasks, level, nthreads, found, degs, task_ns):
     """A top-down level of the tasks ``order`` (task ids, claimed in that order) over
     ``nthreads`` threads. ``found`` and ``degs`` (nthreads x T, zero): per thread, the
     vertices it claimed in each owner task and their degrees; ``task_ns[k]``: task k's
@@ -134,33 +147,33 @@ def topdown_tasks(indptr, indices, parent, depth, visited, front, nxt, wlo, whi,
                 break
             k = order[c]
             t0 = clock_ns()
-            ex += _topdown_task(indptr, indices, parent, depth, visited, front, nxt, wlo, whi,
-                                word_task, level, t, k, found, degs)
+            ex += _topdown_task(indptr, indices, parent, depth, visited, front, nxt, lo, hi,
+                                ntasks, level, t, k, found, degs)
             task_ns[k] = clock_ns() - t0
         examined[t] = ex
     return examined.sum()
 
 
 @njit(cache=True)
-def topdown_tasks_serial(indptr, indices, parent, depth, visited, front, nxt, wlo, whi, order,
-                         word_task, level, found, degs, task_ns):
+def topdown_tasks_serial(indptr, indices, parent, depth, visited, front, nxt, lo, hi, order,
+                         ntasks, level, found, degs, task_ns):
     """``topdown_tasks`` on this thread alone (row 0): a small level, no parallel region."""
     ex = 0
     for c in range(order.shape[0]):
         k = order[c]
         t0 = clock_ns()
-        ex += _topdown_task(indptr, indices, parent, depth, visited, front, nxt, wlo, whi,
-                            word_task, level, 0, k, found, degs)
+        ex += _topdown_task(indptr, indices, parent, depth, visited, front, nxt, lo, hi,
+                            ntasks, level, 0, k, found, degs)
         task_ns[k] = clock_ns() - t0
     return ex
 
 
 @njit(cache=True, parallel=True)
-def bottomup_tasks(indptr, indices, parent, depth, visited, front, nxt, linked, wlo, whi,
+def bottomup_tasks(indptr, indices, parent, depth, visited, front, nxt, linked, lo, hi,
                    order, level, nthreads, found, degs, task_ns):
     """A bottom-up level of the tasks ``order``: every vertex of a task that is unvisited and
     has neighbours (``linked``) takes its first neighbour in ``front`` as parent. A task
-    writes only its own words of ``nxt`` and ``visited`` (the caller zeroed ``nxt``).
+    writes only its own bits of ``nxt`` and ``visited`` (the caller zeroed ``nxt``).
     Outputs as ``topdown_tasks`` (a task's finds are its own: row t, column k)."""
     counter = np.zeros(1, np.int64)
     examined = np.zeros(nthreads, np.int64)
@@ -173,28 +186,28 @@ def bottomup_tasks(indptr, indices, parent, depth, visited, front, nxt, linked, 
             k = order[c]
             t0 = clock_ns()
             ex += _bottomup_task(indptr, indices, parent, depth, visited, front, nxt, linked,
-                                 wlo, whi, level, t, k, found, degs)
+                                 lo, hi, level, t, k, found, degs)
             task_ns[k] = clock_ns() - t0
         examined[t] = ex
     return examined.sum()
 
 
 @njit(cache=True)
-def bottomup_tasks_serial(indptr, indices, parent, depth, visited, front, nxt, linked, wlo,
-                          whi, order, level, found, degs, task_ns):
+def bottomup_tasks_serial(indptr, indices, parent, depth, visited, front, nxt, linked, lo,
+                          hi, order, level, found, degs, task_ns):
     """``bottomup_tasks`` on this thread alone (row 0)."""
     ex = 0
     for c in range(order.shape[0]):
         k = order[c]
         t0 = clock_ns()
-        ex += _bottomup_task(indptr, indices, parent, depth, visited, front, nxt, linked, wlo,
-                             whi, level, 0, k, found, degs)
+        ex += _bottomup_task(indptr, indices, parent, depth, visited, front, nxt, linked, lo,
+                             hi, level, 0, k, found, degs)
         task_ns[k] = clock_ns() - t0
     return ex
 
 
 @njit(cache=True, parallel=True)
-def merge_found(indptr, visited, nxt, claimed, owned, depth, level, recv, tasks, wlo, whi,
+def merge_found(indptr, visited, nxt, claimed, owned, depth, level, recv, tasks, lo, hi,
                 offsets, dev_deg, only_cnt, only_deg):
     """Join the array side's NVF words ``recv`` (task ``tasks[i]``'s words at
     ``recv[offsets[i]:offsets[i + 1]]``) into ``visited`` and ``nxt`` (which hold the CPU's
@@ -210,21 +223,22 @@ def merge_found(indptr, visited, nxt, claimed, owned, depth, level, recv, tasks,
     dups = np.zeros(tasks.shape[0], np.int64)
     for i in prange(tasks.shape[0]):
         k = tasks[i]
-        off = offsets[i] - wlo[k]
+        wlo = lo[k] >> 6
+        off = offsets[i] - wlo
         cnt = 0
         deg = dev_deg[k]
         dup = 0
-        for w in range(wlo[k], whi[k]):
-            got = recv[off + w]
+        for w in range(wlo, (hi[k] + 63) >> 6):
+            got = recv[off + w] & _span(w, lo[k], hi[k])  # task k's bits (a word is shared)
             if got == ZERO:
                 continue
             mine = nxt[w]
-            claimed[w] |= got
+            fetch_or(claimed, w, got)
             only = got & ~mine
             both = got & mine
-            visited[w] |= only
-            nxt[w] = mine | only
-            owned[w] |= only
+            fetch_or(visited, w, only)
+            fetch_or(nxt, w, only)
+            fetch_or(owned, w, only)
             cnt += popcount(only)
             base = as_uint(w) << WORD_SHIFT
             while both != ZERO:  # a duplicate: its degree was counted by both sides
@@ -281,13 +295,13 @@ def run_tasks(bottom, work, indptr, indices, parent, depth, visited, front, nxt,
     if work <= steps.SERIAL_WORK:
         if bottom:
             return bottomup_tasks_serial(indptr, indices, parent, depth, visited, front, nxt,
-                                         ts.linked, ts.wlo, ts.whi, order, level, found, degs,
+                                         ts.linked, ts.lo, ts.hi, order, level, found, degs,
                                          task_ns)
         return topdown_tasks_serial(indptr, indices, parent, depth, visited, front, nxt,
-                                    ts.wlo, ts.whi, order, ts.word_task, level, found, degs,
+                                    ts.lo, ts.hi, order, ts.count, level, found, degs,
                                     task_ns)
     if bottom:
         return bottomup_tasks(indptr, indices, parent, depth, visited, front, nxt, ts.linked,
-                              ts.wlo, ts.whi, order, level, nthreads, found, degs, task_ns)
-    return topdown_tasks(indptr, indices, parent, depth, visited, front, nxt, ts.wlo, ts.whi,
-                         order, ts.word_task, level, nthreads, found, degs, task_ns)
+                              ts.lo, ts.hi, order, level, nthreads, found, degs, task_ns)
+    return topdown_tasks(indptr, indices, parent, depth, visited, front, nxt, ts.lo, ts.hi,
+                         order, ts.count, level, nthreads, found, degs, task_ns)

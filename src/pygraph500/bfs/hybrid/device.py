@@ -5,7 +5,10 @@ warp-cooperative kernel of paper 002's Algorithm 3 (``warp.py``).
 The array side keeps its own copy of everything it reads: the vertex array and the
 adjacency lists of the tasks it has run (sent once, kept for later searches), a visited mask, the frontier and next-frontier
 masks (one byte a vertex: scatters need no atomics) and a parent array. Bitmap slices cross
-the link as 64-bit words, the host's layout (``words_to_mask`` / ``mask_to_words`` convert).
+the link as 64-bit words, the host's layout (``words_to_mask`` / ``mask_to_words`` convert):
+a task's slice is the words that overlap its vertices, so a word shared by two tasks may
+come twice (the host's copy, the same both times; its finds go back whole and the host
+keeps each task's bits).
 A level is driven by a byte per task (``RUN``, and which slices follow: ``GRAPH``,
 ``VISITED``, ``FRONTIER``); slices come task after task in task order, so the side places
 them without being told more (``_positions``). A level waits for the device four times
@@ -73,11 +76,14 @@ class ArrayDevice:
         nwords = ts.nwords
         self.size = nwords * 64
         k = xp.arange(self.t + 1, dtype=np.int64)
-        cut = (k * nwords) // self.t  # the task table, computed here (TaskSet's rule)
-        self.wlo, self.whi = cut[:-1], cut[1:]
-        self.lo, self.hi = xp.minimum(self.wlo * 64, self.n), xp.minimum(self.whi * 64, self.n)
-        self.word_task = xp.searchsorted(self.whi, xp.arange(nwords, dtype=np.int64),
-                                         side="right")
+        cut = (k * self.n) // self.t  # the task table, computed here (TaskSet's rule)
+        self.lo, self.hi = cut[:-1], cut[1:]
+        self.wlo = self.lo >> 6
+        self.whi = xp.where(self.hi > self.lo, (self.hi + 63) >> 6, self.wlo)
+        # each vertex's task (the padding past N: the last task's), 4 bytes a vertex
+        self.vertex_task = xp.minimum(xp.searchsorted(
+            self.hi, xp.arange(self.size, dtype=np.int64), side="right"),
+            self.t - 1).astype(np.int32)
         self.indptr = None  # the vertex array, sent at the first level here
         self.indices = xp.zeros(graph.indices.shape[0], dtype=graph.indices.dtype)
         self.deg = xp.zeros(self.size + SPARE, dtype=np.int64)
@@ -136,7 +142,7 @@ class ArrayDevice:
         if front_words is not None:
             self._place_words(code, FRONTIER, self.front, front_words)
         size = self.size
-        run_v = xp.repeat((code & RUN)[self.word_task] != 0, 64)
+        run_v = ((code & RUN) != 0)[self.vertex_task]
         if direction == BOTTOM_UP:
             todo = run_v & ~self.vis[:size] & (self.deg[:size] > 0)
         else:
@@ -162,7 +168,7 @@ class ArrayDevice:
             take = fresh & (self.parent[v] == p)  # the element whose parent stayed
         put(xp, self.vis, v, True, take, slots)
         put(xp, self.nxt, v, True, take, slots)
-        owners = self.word_task[v >> 6]
+        owners = self.vertex_task[v]
         took = take.astype(np.float64)
         found = xp.bincount(owners, weights=took, minlength=self.t)
         degs = xp.bincount(owners, weights=took * self.deg[v], minlength=self.t)

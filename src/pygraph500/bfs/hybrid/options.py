@@ -17,11 +17,14 @@ from ..types import check_positive
 from .tasks import TaskSet, check_tasks
 from .tuner import Tuner
 
-__all__ = ["MODES", "CLOCKS", "DEFAULT_TASKS", "DEFAULT_SHARE", "HybridOptions", "parse_lambda",
+__all__ = ["MODES", "CLOCKS", "DIRECTIONS", "DEFAULT_TASKS", "DEFAULT_SHARE", "HybridOptions", "parse_lambda",
            "check_share", "Plan", "plan_for"]
 
 MODES = ("workload", "fixed")  # paper 002's two schemes (section V-A and V-B)
 CLOCKS = ("measured", "work")
+# both: Beamer's bottom-up levels added (lambda then splits the bottom-up candidates too);
+# top-down: paper 002's algorithm, every level top-down, lambda on the frontier only
+DIRECTIONS = ("both", "top-down")
 DEFAULT_TASKS = 128  # paper 002's Fig. 9 peaks near 128 tasks
 DEFAULT_SHARE = 0.5
 
@@ -63,10 +66,12 @@ class HybridOptions:
     clock: str = "measured"
     alpha: float = 15.0
     beta: float = 18.0
+    direction: str = "both"
 
     @classmethod
     def check(cls, tasks=DEFAULT_TASKS, mode="workload", lam=None, gpu_share=None,
-              standin_speed=None, clock="measured", alpha=15.0, beta=18.0) -> "HybridOptions":
+              standin_speed=None, clock="measured", alpha=15.0, beta=18.0,
+              direction="both") -> "HybridOptions":
         if mode not in MODES:
             raise InputError(f"mode must be one of {', '.join(MODES)}; got {mode!r}", "mode")
         if mode == "fixed" and lam is not None:
@@ -77,13 +82,17 @@ class HybridOptions:
                              "them by lambda)", "gpu_share")
         if clock not in CLOCKS:
             raise InputError(f"clock must be one of {', '.join(CLOCKS)}; got {clock!r}")
+        if direction not in DIRECTIONS:
+            raise InputError(f"direction must be one of {', '.join(DIRECTIONS)}; got "
+                             f"{shown(direction)}", "direction")
         speed = (None if standin_speed is None
                  else check_positive("standin_speed", standin_speed))
         if clock == "work" and speed is None:
             raise InputError("clock 'work' models the stand-in's levels: give standin_speed")
         return cls(check_tasks(tasks), mode, parse_lambda(lam),
                    DEFAULT_SHARE if gpu_share is None else check_share(gpu_share), speed,
-                   clock, check_positive("alpha", alpha), check_positive("beta", beta))
+                   clock, check_positive("alpha", alpha), check_positive("beta", beta),
+                   direction)
 
 
 class Plan:

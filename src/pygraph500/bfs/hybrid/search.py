@@ -123,7 +123,7 @@ def _receive(ts, side, link, indptr, visited, nxt, claimed, owned, depth, level,
         words = link.d2h("frontier", side.found_words(int(ts.words[got].sum())))
         fetch = time.perf_counter() - r0
         dups = merge_found(indptr, visited, nxt, claimed, owned, depth, level, words, got,
-                           ts.wlo, ts.whi, ts.word_offsets(got), counts[ts.count:],
+                           ts.lo, ts.hi, ts.word_offsets(got), counts[ts.count:],
                            only_cnt, only_deg)
     else:
         fetch = time.perf_counter() - r0
@@ -173,7 +173,7 @@ def run_search(plan, graph, root, opts, want_depth: bool) -> BFSResult:
     bit = np.uint64(1) << np.uint64(r & 63)
     visited[r >> 6] |= bit
     front[r >> 6] |= bit
-    rt = int(ts.word_task[r >> 6])
+    rt = int(ts.owner(r))
     deg_r = int(indptr[r + 1] - indptr[r])
     nf_k = np.zeros(t, np.int64)
     mf_k = np.zeros(t, np.int64)
@@ -197,11 +197,12 @@ def run_search(plan, graph, root, opts, want_depth: bool) -> BFSResult:
     level = 0
     total_entries = max(1, int(indptr[n]))
     whole_lists = opts.standin is None  # the array side's bottom-up reads whole lists
+    both_ways = opts.direction == "both"  # else every level top-down (the paper's)
     setup = 0.0 if work_clock else time.perf_counter() - t_start
     while nf > 0:
         checked.mark()
         t0 = time.perf_counter()
-        if not bottom and to_bottom_up(nf, prev_nf, mf, mu, opts.alpha):
+        if not bottom and both_ways and to_bottom_up(nf, prev_nf, mf, mu, opts.alpha):
             bottom = True
         direction = BOTTOM_UP if bottom else TOP_DOWN
         n_k = cand_k if bottom else nf_k
@@ -299,6 +300,7 @@ def run_search(plan, graph, root, opts, want_depth: bool) -> BFSResult:
             bottom = False
         level += 1
     t_end = time.perf_counter()
+    tuner.done()
     links.seconds = 0.0
     count = int(np.bitwise_count(claimed).sum())
     side_s = 0.0  # the stand-in's part of the end (its compaction, the copy): modelled

@@ -1,18 +1,17 @@
 """Paper 002's tasks: the graph cut into ``t`` contiguous vertex ranges, fixed for the graph
 and independent of the number of processors (its Fig. 2).
 
-Task k owns the bitmap words ``wlo[k] .. whi[k]`` (words cut as evenly as they divide), that
-is the vertices ``64 * wlo[k] .. 64 * whi[k]`` (the last clipped to N), their adjacency
-lists, their parents and their bits of every bitmap (visited, frontier). Cutting on word
-boundaries makes a task's state whole words: a bottom-up task writes only its own words
-(no atomics between tasks) and a task's slice of a bitmap moves as whole words. A graph of
-N vertices has ceil(N / 64) words; with more tasks than that, the extra tasks are empty
-(they own nothing and never run).
+Task k owns the vertices ``lo[k] = k N // t .. hi[k] = (k + 1) N // t`` (any size: the
+ranges differ by at most one vertex, and none is empty while t <= N), their adjacency lists,
+their parents and their bits of every bitmap (visited, frontier). The owner of vertex v is
+``(v t + t - 1) // N`` (``owner``), computed, not stored. A task's share of a bitmap is the
+words ``wlo[k] .. whi[k]`` that overlap its range: a word can be shared with the next task,
+so the kernels mask a word to the task's bits (``cpu._span``) and write shared words
+atomically, and a shared word crosses the link once per task that needs it.
 
 ``TaskSet`` also holds what the scheduler needs of each task that does not change between
-searches: its vertices, adjacency entries, the vertices with neighbours (``linked``, the
-bottom-up candidates of an unvisited task), and ``word_task`` (the owner of every word: a
-top-down claim counts its vertex for the owner task).
+searches: its vertices, adjacency entries and the vertices with neighbours (``linked``, the
+bottom-up candidates of an unvisited task).
 """
 from __future__ import annotations
 
@@ -49,17 +48,17 @@ def ranges(lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
 
 
 class TaskSet:
-    """``count`` tasks over the words of an ``n``-vertex graph (see the module docstring)."""
+    """``count`` tasks over the vertices of an ``n``-vertex graph (see the module docstring)."""
 
     def __init__(self, graph, count: int):
         self.count = t = check_tasks(count)
         n = self.n = graph.num_vertices
         nwords = self.nwords = (n + 63) // 64
         k = np.arange(t + 1, dtype=np.int64)
-        cut = (k * nwords) // t
-        self.wlo, self.whi = cut[:-1].copy(), cut[1:].copy()
-        self.lo = np.minimum(self.wlo * 64, n)
-        self.hi = np.minimum(self.whi * 64, n)
+        cut = (k * n) // t
+        self.lo, self.hi = cut[:-1].copy(), cut[1:].copy()
+        self.wlo = self.lo >> 6
+        self.whi = np.where(self.hi > self.lo, (self.hi + 63) >> 6, self.wlo)
         indptr = np.asarray(graph.indptr)
         self.vertices = self.hi - self.lo
         self.edges = indptr[self.hi] - indptr[self.lo]
@@ -67,7 +66,6 @@ class TaskSet:
         has = degree > 0
         running = np.concatenate(([0], np.cumsum(has, dtype=np.int64)))
         self.linked_count = running[self.hi] - running[self.lo]
-        self.word_task = np.repeat(np.arange(t, dtype=np.int32), self.whi - self.wlo)
         linked = new_bitmap(n)
         if n:
             bits = np.zeros(nwords * 64, dtype=bool)
@@ -75,10 +73,15 @@ class TaskSet:
             linked[:] = np.packbits(bits, bitorder="little").view(np.uint64)
         self.linked = linked
         self.words = self.whi - self.wlo
-        self.nonempty = int(np.count_nonzero(self.words))
+        self.nonempty = int(np.count_nonzero(self.vertices))
+
+    def owner(self, v):
+        """The task of vertex (or vertices) ``v``."""
+        return (np.asarray(v, dtype=np.int64) * self.count + self.count - 1) // self.n
 
     def word_index(self, tasks: np.ndarray) -> np.ndarray:
-        """The words of ``tasks``, task after task (a gather index)."""
+        """The words of ``tasks``, task after task (a gather index; a word shared by two of
+        them appears twice)."""
         return ranges(self.wlo[tasks], self.whi[tasks])
 
     def vertex_index(self, tasks: np.ndarray) -> np.ndarray:

@@ -30,7 +30,10 @@ Until both sides have run levels of a direction whose work differs by ``SPAN`` t
 fixed cost and a rate can then be told apart), levels of that direction explore: the array
 side gets every ``EXPLORE``-th task by size (the largest first), the CPU the rest, so the
 first search (the benchmark's untimed warm-up search) measures both at little cost when one
-is slow; a direction stops exploring after ``EXPLORE_LEVELS`` such levels whatever it saw.
+is slow; a direction stops exploring after ``EXPLORE_LEVELS`` such levels whatever it saw,
+or once a search has ended (``done``) with both sides measured in it at least once: the
+exploring stays inside the first search on a graph, never in the timed ones after it (a
+model from levels of alike work is then a rate alone, ``fit``'s fallback).
 """
 from __future__ import annotations
 
@@ -103,6 +106,7 @@ class Tuner:
         self.points = {(s, d): deque(maxlen=KEEP) for s in ("cpu", "dev") for d in (0, 1)}
         self.models: dict = {}
         self.explored = [0, 0]  # exploring levels so far, per direction
+        self.searches = 0  # searches ended (``done``)
 
     def measured(self, side: str, direction: int) -> bool:
         """Whether ``side`` has run enough levels of ``direction`` to be modelled: two whose
@@ -112,7 +116,7 @@ class Tuner:
         if not work:
             return False
         return (max(work) >= SPAN * max(min(work), 1.0)
-                or self.explored[direction] >= EXPLORE_LEVELS)
+                or self.explored[direction] >= EXPLORE_LEVELS or self.searches > 0)
 
     def cpu_work(self, w: np.ndarray) -> float:
         """The CPU model's W of the tasks with work ``w``."""
@@ -121,6 +125,10 @@ class Tuner:
     def record(self, side: str, direction: int, work: float, seconds: float) -> None:
         """A measured level; the models see it from the next search (``refit``)."""
         self.points[side, direction].append((work, seconds))
+
+    def done(self) -> None:
+        """A search ended: from the next, a side measured at all is modelled."""
+        self.searches += 1
 
     def refit(self) -> None:
         """Forget the fitted models (a search's start: refitted once, when first used)."""

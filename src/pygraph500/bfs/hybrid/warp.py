@@ -34,7 +34,7 @@ hush_small_grids()
 
 
 @cuda.jit
-def warp_task_level(indptr, indices, queue, qlen, vis, nxt, parent, word_task, counts, t):
+def warp_task_level(indptr, indices, queue, qlen, vis, nxt, parent, vertex_task, counts, t):
     """Algorithm 3 over ``queue[:qlen]`` (see the module); ``counts[k]``: vertices claimed
     in task k, ``counts[t + k]``: their degrees."""
     owner = cuda.shared.array(4, dtype=np.int64)  # lane, list start, list end, vertex
@@ -67,7 +67,7 @@ def warp_task_level(indptr, indices, queue, qlen, vis, nxt, parent, word_task, c
                 if cuda.atomic.cas(parent, v, _NONE, src) == _NONE:
                     vis[v] = True
                     nxt[v] = True
-                    k = word_task[v >> 6]
+                    k = vertex_task[v]
                     cuda.atomic.add(counts, k, 1)
                     cuda.atomic.add(counts, t + k, indptr[v + 1] - indptr[v])
             p += WARP
@@ -82,5 +82,5 @@ def run_tasks(dev, queue, m: int) -> None:
         blocks = (qlen + WARP - 1) // WARP
         warp_task_level[blocks, WARP](*map(device_view, (dev.indptr, dev.indices, queue)), qlen,
                                       *map(device_view, (dev.vis, dev.nxt, dev.parent,
-                                                         dev.word_task, dev.counts_d)), dev.t)
+                                                         dev.vertex_task, dev.counts_d)), dev.t)
     dev.counts_d[-1] = m
