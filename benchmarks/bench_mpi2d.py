@@ -9,7 +9,8 @@ process, every tree validated; at P = 4 also 2D with ``--compress none``, at P =
 2x1 mesh; and the embedded default on 2 threads. Per run: harmonic-mean TEPS, comp / comm ms per search (the sum over
 levels, mean over processes, median over searches), and bytes per traversed edge (all
 processes and searches, over the TEPS numerators): expand (frontier allgathers), fold sent,
-the fold's pairs uncompressed (two vertex ids each), and all bytes sent; the median
+the fold's pairs uncompressed (two vertex ids each; ``--fold paper``: every edge sent and
+16 bytes a raw pair, as paper 001), and all bytes sent; the median
 validation seconds per root and kernel 1's seconds (construction_time). Then the per-level
 table of the first search at P = 4 for both partitions.
 
@@ -33,7 +34,7 @@ only (the 2D sent-bitmap also prunes across levels: the 2D figures are upper bou
 collectives counted as each process's part times its peers (ring allgather), no headers.
 
     python benchmarks/bench_mpi2d.py [--scales 18 20] [--procs 1 2 4 6] [--roots 16]
-        [--model --model-scale 20 --model-procs 64 256 1024 4096]
+        [--fold paper] [--model --model-scale 20 --model-procs 64 256 1024 4096]
 """
 from __future__ import annotations
 
@@ -61,7 +62,7 @@ def embedded(scale: int, roots: int, threads: int) -> float:
 
 
 def run(procs: int, scale: int, roots: int, partition: str, compress: str | None,
-        algorithm: str, grid: str | None = None) -> dict:
+        algorithm: str, grid: str | None = None, fold: str | None = None) -> dict:
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "r.json")
         cmd = [_mpiexec(), "-n", str(procs), sys.executable, "-m", "pygraph500", "run",
@@ -70,6 +71,7 @@ def run(procs: int, scale: int, roots: int, partition: str, compress: str | None
         cmd += ["--distributed"] if partition == "1d" else []
         cmd += ["--compress", compress] if compress else []
         cmd += ["--grid", grid] if grid else []
+        cmd += ["--fold", fold] if fold and partition == "2d" else []
         doc, wall = run_json(cmd, out)
     off = doc["official"]
     comp, comm = [], []
@@ -193,6 +195,9 @@ def main() -> None:
     ap.add_argument("--model-roots", type=int, default=4)
     ap.add_argument("--model-procs", type=int, nargs="+",
                     default=[4, 16, 64, 256, 1024, 4096])
+    ap.add_argument("--fold", choices=["dedup", "paper"], default=None,
+                    help="the 2D runs' --fold (default: the engine's, dedup; paper: every "
+                         "edge sent, raw pairs at 16 bytes, as paper 001)")
     ap.add_argument("--pair-bytes", type=float, default=None,
                     help="2D fold bytes per pair in the simulation (default: measured)")
     args = ap.parse_args()
@@ -209,7 +214,8 @@ def main() -> None:
                     extra += [("2d", None, "2x1")] if p == 2 else []
                     for partition, compress, grid in [("1d", None, None), ("2d", None, None)] \
                             + extra:
-                        row = run(p, scale, args.roots, partition, compress, algorithm, grid)
+                        row = run(p, scale, args.roots, partition, compress, algorithm, grid,
+                                  args.fold)
                         rows.append(row)
                         print(f"# done: {algorithm} SCALE {scale} P={p} {partition} "
                               f"{compress or ''}: {row['teps'] / 1e6:.1f} MTEPS, wall "

@@ -55,7 +55,8 @@ def _one_of(param: str, value, allowed) -> None:
 class GraphSpec:
     """The graph: the Graph500 generator's (``scale``, ``edgefactor``, ``seed``; the reference's
     defaults) or a user's file (``input``, its ``input_format`` and ``num_vertices``, or
-    ``unit_weights`` where it has no weights); ``sort_vertices``: kernel 1 relabels by degree."""
+    ``unit_weights`` where it has no weights); ``sort_vertices``: "degree" (kernel 1 relabels
+    by degree), "none", or None: the engine's default (``RunConfig.sort_vertices``)."""
 
     scale: int = 16
     edgefactor: int = 16
@@ -64,7 +65,7 @@ class GraphSpec:
     input_format: str | None = None   # io.FORMATS name; default from the file name
     num_vertices: int | None = None   # the input's vertex count (ids below it, no relabelling)
     unit_weights: bool = False        # an input file without weights: every weight 1.0
-    sort_vertices: str | None = None  # graph.build.SORT_VERTICES
+    sort_vertices: str | None = None  # "none" or graph.build.SORT_VERTICES
 
     @property
     def generated(self) -> bool:
@@ -74,7 +75,7 @@ class GraphSpec:
         if self.generated:
             check_scale(self.scale, self.edgefactor)
         self.seed = check_seed(self.seed)
-        _one_of("sort_vertices", self.sort_vertices, SORT_VERTICES)
+        _one_of("sort_vertices", self.sort_vertices, SORT_VERTICES + ("none",))
 
 
 @dataclass
@@ -154,10 +155,11 @@ class SearchSpec:
 class ExecutionSpec:
     """Where it runs: ``threads`` (None: every core), the array ``backend``, and the
     distributed engine's processes (``distributed``: even without an MPI launcher), its
-    ``partition`` (1D, or paper 001's 2D mesh with its ``grid`` and fold ``compress``ion), the
-    1D engine's ``prune`` and ``pipeline`` (each peer's block sent while the next is pruned,
-    thesis 5.2; by default one alltoallv a level), and an emulated ``network`` under it
-    (``distributed.network``: "latency=2us,bandwidth=10GB/s"; default: ``PYGRAPH500_NETWORK``)."""
+    ``partition`` (1D, or paper 001's 2D mesh with its ``grid``, fold ``compress``ion and
+    ``fold``: what the fold sends), the 1D engine's ``prune`` and ``pipeline`` (each peer's
+    block sent while the next is pruned, thesis 5.2; by default one alltoallv a level), and
+    an emulated ``network`` under it (``distributed.network``:
+    "latency=2us,bandwidth=10GB/s"; default: ``PYGRAPH500_NETWORK``)."""
 
     threads: int | None = None
     backend: str = "cpu"              # backend.arrays.BACKENDS: where kernel 1 and the BFS run
@@ -165,6 +167,7 @@ class ExecutionSpec:
     partition: str = "1d"
     grid: str | None = None           # 2d: the mesh "RxC" (None: distributed.grid.mesh_shape)
     compress: str | None = None       # 2d: fold packets, "vlq" (default) or "none"
+    fold: str | None = None           # 2d: distributed.search2d.FOLD_MODES (None: "dedup")
     prune: str | None = None          # 1d: distributed.PRUNE_MODES (None: its default)
     pipeline: bool = False
     network: str | None = None
@@ -183,7 +186,7 @@ class ExecutionSpec:
             parse_network(self.network, "network")
         _one_of("backend", self.backend, BACKENDS)
         _one_of("partition", self.partition, PARTITIONS)
-        for name in ("grid", "compress"):
+        for name in ("grid", "compress", "fold"):
             if getattr(self, name) is not None and self.partition != "2d":
                 raise InputError(f"{name} applies to partition 2d", name)
 
@@ -228,6 +231,16 @@ class RunConfig:
         given["search"].setdefault("options", {}).update(options)
         return cls(**{part: _SPECS[part](**kw) for part, kw in given.items()})
 
+    @property
+    def sort_vertices(self) -> str | None:
+        """Kernel 1's vertex sorting (``graph.build.SORT_VERTICES``): as the graph asks, else
+        degree on the 2D mesh (paper 001's U-BFS sorts each owner's block) and none
+        elsewhere."""
+        asked = self.graph.sort_vertices
+        if asked is None:
+            return "degree" if self.execution.partition == "2d" else None
+        return None if asked == "none" else asked
+
     def check(self, distributed: bool = False) -> None:
         """InputError for anything out of range or not runnable together, before any work is
         done (``distributed``: the run is the distributed engine's)."""
@@ -249,7 +262,7 @@ class RunConfig:
         if device and not distributed and not get_algorithm(search.algorithm).on_devices:
             raise InputError(f"algorithm {search.algorithm} runs on the CPU only; with backend "
                              f"{ex.backend}: {', '.join(GPU_ALGORITHMS)}", "algorithm")
-        if device and graph.sort_vertices:
+        if device and self.sort_vertices:
             raise InputError("sort_vertices runs on the CPU backend only", "sort_vertices")
         if search.deterministic and (distributed or device):
             raise InputError(f"deterministic applies to the compiled CPU algorithms in one "

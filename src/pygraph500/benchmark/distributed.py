@@ -71,7 +71,7 @@ def check_distributed(config: RunConfig, comm=None) -> None:
         raise InputError("input is not supported by the distributed engine: it generates the "
                          "Kronecker graph on the ranks (run `graph500 run --input` without "
                          "mpiexec)", "input")
-    if config.graph.sort_vertices is not None:
+    if config.sort_vertices is not None and config.execution.partition == "1d":
         raise InputError("sort_vertices is not supported by the distributed engine (run "
                          "`graph500 run --sort-vertices` without mpiexec)", "sort_vertices")
     if comm is not None and config.execution.partition == "1d":  # the 2D engine checks its own

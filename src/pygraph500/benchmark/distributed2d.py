@@ -2,11 +2,13 @@
 engine with the R x C mesh of ``distributed.grid`` instead of the 1D partition.
 
 Rank r generates its own range of tuples as in 1D; kernel 1 builds its edge block A(i, j)
-with the vertices of each owner sorted by degree (``distributed.build2d``); the searches are
-``distributed.Searcher2D`` (expand in the processor-column, compressed fold in the
-processor-row). Before the first search (untimed) the tuples are 2D-partitioned once for
-validation (``distributed.validate2d``: each validation then talks only within rows and
-columns), and the generated range is dropped. Roots, timing and the result are the 1D
+with the vertices of each owner sorted by degree or not (``distributed.build2d``;
+``sort_vertices``: the command line's default with ``--partition 2d`` is degree, the
+paper's); the searches are ``distributed.Searcher2D`` (expand in the processor-column, fold
+in the processor-row: ``compress`` says how pairs are coded, ``fold`` which are sent).
+Before the first search (untimed) the tuples are 2D-partitioned once for validation
+(``distributed.validate2d``: each validation then talks only within rows and columns), and
+the generated range is dropped. Roots, timing and the result are the 1D
 engine's: the same roots, edge counts and official block as an embedded run.
 """
 from __future__ import annotations
@@ -17,8 +19,8 @@ from ..backend.memory import BASELINE_BYTES, require_memory
 from ..distributed import generate_local, vertex_dtype
 from ..distributed.build2d import build_2d, mesh_comms
 from ..distributed.grid import Grid2D, parse_grid
-from ..distributed.search2d import (COMPRESS_MODES, DEFAULT_COMPRESS, PACKET_BYTES,
-                                    Searcher2D)
+from ..distributed.search2d import (COMPRESS_MODES, DEFAULT_COMPRESS, DEFAULT_FOLD, FOLD_MODES,
+                                    PACKET_BYTES, Searcher2D)
 from ..distributed.validate2d import count_component_edges_2d, distribute_tuples, validate_2d
 from ..errors import InputError
 from ..generator import kronecker
@@ -31,11 +33,13 @@ __all__ = ["Distributed2DEngine", "check_2d", "estimate_rank_bytes_2d"]
 
 def check_2d(config: RunConfig, comm) -> tuple[int, int]:
     """InputError for what the 2D engine does not do (the distributed engine's checks, then
-    its own), ResourceError when this node cannot hold its ranks' blocks; the mesh (R, C)."""
+    its own), ResourceError when this node cannot hold its ranks' blocks; the mesh (R, C).
+    Unlike 1D, the 2D kernel 1 sorts vertices (or not) inside each owner's block."""
     check_distributed(config, None)
     if config.execution.prune is not None:
         raise InputError("prune applies to partition 1d (the 2D fold sends each vertex once "
-                         "per search and process: compress says how)", "prune")
+                         "per search and process, or with fold paper every edge: compress "
+                         "says how)", "prune")
     if config.execution.pipeline:
         raise InputError("pipeline applies to partition 1d (the 2D fold's packets travel while "
                          "the scan goes on)", "pipeline")
@@ -48,6 +52,9 @@ def check_2d(config: RunConfig, comm) -> tuple[int, int]:
     if compress not in COMPRESS_MODES:
         raise InputError(f"compress must be one of {', '.join(COMPRESS_MODES)}; got "
                          f"{compress!r}", "compress")
+    fold = config.execution.fold or DEFAULT_FOLD
+    if fold not in FOLD_MODES:
+        raise InputError(f"fold must be one of {', '.join(FOLD_MODES)}; got {fold!r}", "fold")
     rows, cols = parse_grid(config.execution.grid, comm.size)
     scale, edgefactor = config.graph.scale, config.graph.edgefactor
     need = estimate_rank_bytes_2d(1 << scale, edgefactor << scale, rows, cols) * comm.local_size
@@ -84,6 +91,7 @@ class Distributed2DEngine(DistributedEngine):
         super().__init__(config, comm)
         self.mesh = parse_grid(config.execution.grid, comm.size)
         self.compress = config.execution.compress or DEFAULT_COMPRESS
+        self.fold = config.execution.fold or DEFAULT_FOLD
         self.grid = Grid2D(self.num_vertices, *self.mesh, comm.rank)
         self.row_comm, self.col_comm = mesh_comms(comm, self.grid)
         self.need = estimate_rank_bytes_2d(self.num_vertices, self.num_edges, *self.mesh)
@@ -92,11 +100,12 @@ class Distributed2DEngine(DistributedEngine):
     def kernel1(self, edges, grid: Grid2D | None = None):
         grid = grid or self.grid
         return build_2d(self.comm, grid, edges, self.row_comm, self.col_comm,
-                        transpose=self.config.search.algorithm == "direction-optimizing")
+                        transpose=self.config.search.algorithm == "direction-optimizing",
+                        sort_vertices=self.config.sort_vertices)
 
     def searcher(self, graph):
         return Searcher2D(self.comm, graph, self.row_comm, self.col_comm,
-                          self.config.search.algorithm, self.compress)
+                          self.config.search.algorithm, self.compress, fold=self.fold)
 
     def warm_up(self) -> None:
         comm, seed = self.comm, self.config.graph.seed
@@ -140,11 +149,15 @@ class Distributed2DEngine(DistributedEngine):
         rows, cols = self.mesh
         info = {
             "algorithm": self.config.search.algorithm,
-            "prune": "sent bitmap (each vertex once per search and process)",
+            "prune": ("sent bitmap (each vertex once per search and process)"
+                      if self.fold == "dedup" else
+                      "none (every edge to a vertex not known visited, paper 001)"),
             "partition": "2d",
             "grid": [rows, cols],
             "layout": grid.describe(),
             "compress": self.compress,
+            "fold": self.fold,
+            "sort_vertices": self.config.sort_vertices or "none",
             "packet_bytes": PACKET_BYTES,
             "num_processes": comm.size,
             **self.common_fields(per_rank),

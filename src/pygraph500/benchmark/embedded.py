@@ -67,7 +67,7 @@ class EmbeddedEngine(Engine):
             self.backend = get_backend("cpu")
             array_side, self.hybrid_notes = hybrid_side(config)
         else:
-            cpu_only = not self.bfs.on_devices or graph.sort_vertices or search.weighted
+            cpu_only = not self.bfs.on_devices or self.config.sort_vertices or search.weighted
             auto_cpu = backend == "auto" and cpu_only
             self.backend = array_side = get_backend("cpu" if auto_cpu else backend)
             if auto_cpu:
@@ -100,7 +100,7 @@ class EmbeddedEngine(Engine):
         """The array backend builds on its device; the CPU relabels when asked."""
         if self.backend.is_gpu:
             return build_csr_array(edges, self.backend)
-        return build_csr(edges, self.config.graph.sort_vertices)
+        return build_csr(edges, self.config.sort_vertices)
 
     @property
     def on_csr(self) -> bool:
@@ -202,7 +202,7 @@ class EmbeddedEngine(Engine):
         """Kernel 1, and whatever form of the graph the BFS algorithm searches instead of the
         CSR (its ``prepare``, e.g. determinate's trees of chunks): construction, timed."""
         if self.counted is not None:  # the second pass makes the tuples again
-            self.graph = place_tuples(self.tuples, self.counted, self.config.graph.sort_vertices)
+            self.graph = place_tuples(self.tuples, self.counted, self.config.sort_vertices)
             self.counted = None
         else:
             self.graph = self.kernel1(self.edges)

@@ -37,9 +37,11 @@ def add(sub) -> None:
                         "the node's cores shared among its processes)")
     add_tree_args(p)
     add_hybrid_args(p)
-    p.add_argument("--sort-vertices", choices=["none", "degree"], default="none",
+    p.add_argument("--sort-vertices", choices=["none", "degree"], default=None,
                    help="kernel 1 relabels vertices by decreasing degree for locality "
-                        "(paper 001, 4.4); parents are still reported in original labels")
+                        "(paper 001, 4.4); parents are still reported in original labels. "
+                        "Default: none; with --partition 2d, degree (each owner's block "
+                        "sorted, the paper's U-BFS; none is its Fig. 9 without sorting)")
     p.add_argument("--json", metavar="FILE", help="also write the full results as JSON")
     p.add_argument("--plot", metavar="DIR",
                    help="also write the run's figures into DIR, as `graph500 plot` does "
@@ -110,6 +112,13 @@ def add(sub) -> None:
     p.add_argument("--compress", choices=["vlq", "none"], default=None,
                    help="--partition 2d: fold packets as delta + VLQ codes (default; paper "
                         "001 4.2) or raw pairs of vertex ids")
+    p.add_argument("--fold", choices=["dedup", "paper"], default=None,
+                   help="--partition 2d: which pairs the fold sends: dedup (default: each "
+                        "vertex at most once per search from a process; raw pairs counted at "
+                        "two 4-byte ids, 8 bytes, where ids fit) or paper (paper 001, "
+                        "Algorithm II: every edge from the frontier to a vertex the process "
+                        "does not know to be visited; raw pairs counted, and sent by "
+                        "--compress none, at two 8-byte ids, 16 bytes, as the paper does)")
     p.set_defaults(handler=_cmd_run)
 
 
@@ -126,7 +135,7 @@ def _cmd_run(args) -> int:
     graph = GraphSpec(scale=args.scale, edgefactor=args.edgefactor, seed=tuple(args.seed),
                       input=args.input, input_format=args.format, num_vertices=args.num_vertices,
                       unit_weights=args.unit_weights,
-                      sort_vertices=None if args.sort_vertices == "none" else args.sort_vertices)
+                      sort_vertices=args.sort_vertices)
     search = SearchSpec(kernel=args.kernel, options=search_options(args),
                         sssp_algorithm=args.sssp_algorithm, num_roots=args.num_roots,
                         validate=args.validate, validation=args.validation)
@@ -134,8 +143,8 @@ def _cmd_run(args) -> int:
         search.algorithm = args.algorithm
     execution = ExecutionSpec(threads=args.threads, backend=args.backend,
                               distributed=args.distributed, partition=args.partition,
-                              grid=args.grid, compress=args.compress, prune=args.prune,
-                              pipeline=args.pipeline, network=args.network)
+                              grid=args.grid, compress=args.compress, fold=args.fold,
+                              prune=args.prune, pipeline=args.pipeline, network=args.network)
     output = OutputSpec(record_levels=args.levels or bool(args.json or args.plot))
     launch = Launch(RunConfig(graph, search, execution, output))
     launch.check(lambda: check_writable(args.json) if args.json else None)
@@ -187,7 +196,8 @@ def _print_run(result, args) -> None:
         else:
             p, dist = result.num_processes, result.distributed
             how = (f"--prune {dist['prune']}" if dist["partition"] == "1d" else
-                   f"2D {dist['grid'][0]}x{dist['grid'][1]} mesh, --compress {dist['compress']}")
+                   f"2D {dist['grid'][0]}x{dist['grid'][1]} mesh, --compress "
+                   f"{dist['compress']}, --fold {dist['fold']}")
             print(format_dist_levels(first.levels, f"{title} ({p} process"
                                      f"{'es' if p > 1 else ''}, {dist['algorithm']}, {how})"))
     if not result.valid:

@@ -12,6 +12,8 @@ the vertices of its row-block sorted by degree inside each owner's block (sectio
    sources, so the sum is the number of distinct neighbours); each owner takes its slice.
 4. **MAP** (line 15): each owner sorts its vertices by degree, largest first (ties by local
    id): ``order[s]`` is the original local id of sorted id ``s``, ``sorted_id`` the inverse.
+   ``sort_vertices=None`` (paper 001's Fig. 9 without vertex sorting) keeps the identity
+   order, and step 5 has nothing to relabel.
 5. The owners' ``sorted_id`` is allgathered in the processor-row (lines 21-24: the block learns
    the sorted id of every row it holds), and the neighbours are relabelled to sorted row
    indices ``k * L + sorted id``. Column indices stay in original ids (paper: the sorted order
@@ -37,7 +39,7 @@ from .generate import LocalEdges
 from .grid import Grid2D
 from .partition import block_starts, vertex_dtype
 
-__all__ = ["DistGraph2D", "build_2d", "mesh_comms"]
+__all__ = ["DistGraph2D", "build_2d", "mesh_comms", "SORT_MODES_2D"]
 
 
 @dataclass(frozen=True)
@@ -181,11 +183,18 @@ def degree_order(degree: np.ndarray) -> np.ndarray:
     return np.argsort(-degree, kind="stable").astype(np.int64)
 
 
+SORT_MODES_2D = ("degree", None)
+
+
 def build_2d(comm, grid: Grid2D, edges: LocalEdges, row_comm, col_comm, *,
-             transpose: bool = True) -> DistGraph2D:
+             transpose: bool = True, sort_vertices: str | None = "degree") -> DistGraph2D:
     """Kernel 1 on the mesh (collective): this rank's edge block, its owned vertices' degrees
-    and degree order; ``transpose`` also builds the row CSR (bottom-up levels need it).
-    InputError (on the rank holding it) for a label outside [0, N)."""
+    and their order (``sort_vertices``: "degree", or None for the identity); ``transpose``
+    also builds the row CSR (bottom-up levels need it). InputError (on the rank holding it)
+    for a label outside [0, N) or an unknown ``sort_vertices``."""
+    if sort_vertices not in SORT_MODES_2D:
+        raise InputError(f"sort_vertices must be degree or none; got {sort_vertices!r}",
+                         "sort_vertices")
     n, size = grid.num_vertices, grid.size
     block = grid.block
     itype = vertex_dtype(max(grid.col_length, grid.row_length) + 1)
@@ -227,15 +236,19 @@ def build_2d(comm, grid: Grid2D, edges: LocalEdges, row_comm, col_comm, *,
     mine = grid.col * block
     degree = np.ascontiguousarray(row_counts[mine:mine + nlocal])
     del row_counts
-    order = degree_order(degree)
-    sorted_id = np.empty(nlocal, dtype=np.int64)
-    sorted_id[order] = np.arange(nlocal, dtype=np.int64)
-    padded = np.zeros(block, dtype=itype)
-    padded[:nlocal] = sorted_id
-    row_sorted = row_comm.allgather(padded).reshape(-1)
-    _relabel(cindices, np.int64(block), row_sorted)
-    del row_sorted
-    cindices = sort_dedup_rows(cindptr, cindices, max(1, nrows))  # rows re-sorted, none lost
+    if sort_vertices is None:
+        order = np.arange(nlocal, dtype=np.int64)
+        sorted_id = order
+    else:
+        order = degree_order(degree)
+        sorted_id = np.empty(nlocal, dtype=np.int64)
+        sorted_id[order] = np.arange(nlocal, dtype=np.int64)
+        padded = np.zeros(block, dtype=itype)
+        padded[:nlocal] = sorted_id
+        row_sorted = row_comm.allgather(padded).reshape(-1)
+        _relabel(cindices, np.int64(block), row_sorted)
+        del row_sorted
+        cindices = sort_dedup_rows(cindptr, cindices, max(1, nrows))  # re-sorted, none lost
 
     rindptr = rindices = None
     if transpose:

@@ -9,6 +9,10 @@ for busy vertices: the receiver's local ids are sorted by degree). A packet is t
 decodes on its own (the delta chains restart), so packets can be filled, flushed when full,
 sent and decoded by different threads.
 
+Paper 001's own body (``vlq=VLQ_FIXED_B``, header flag FLAG_FIXED_B, the 2D search's
+``fold="paper"``): a as above, b in 4 fixed bytes ("the vertex v consumes 4 bytes"), so a
+pair takes about 5 bytes as the paper says.
+
 The paper's deltas are non-negative (a sorted). Here each delta is zigzag coded first
 (0, -1, 1, -2, 2 -> 0, 1, 2, 3, 4) so unsorted pairs decode too, at the price of one bit:
 ascending a take 1 byte per delta below 64 (the paper: below 128).
@@ -18,12 +22,15 @@ Packet format, all integers little-endian:
     header, HEADER_BYTES = 8
       bytes 0-3  count  uint32, the number of pairs
       byte  4    flags  bit 0 FLAG_LAST: the sender's last packet to this receiver this level;
-                        bit 1 FLAG_VLQ: the body is compressed, else raw; other bits 0
+                        bit 1 FLAG_VLQ: the body is compressed, else raw;
+                        bit 2 FLAG_FIXED_B (with FLAG_VLQ only): b in 4 fixed bytes;
+                        other bits 0
       byte  5    width  bytes of each raw field: 4 or 8
       bytes 6-7  zero
     body with FLAG_VLQ, per pair:  VLQ(zigzag(a_k - a_(k-1))) with a_(-1) = 0, then
                                    VLQ(zigzag(b_k - b_(k-1))) when k > 0 and a_k = a_(k-1),
                                    else VLQ(b_k)
+    body with FLAG_VLQ and FLAG_FIXED_B: VLQ(zigzag(a_k - a_(k-1))), then b_k in 4 bytes
     body without, per pair:        a in width bytes, then b in width bytes (the 1D engine's
                                    uncompressed pair)
 
@@ -32,7 +39,9 @@ after it; at most MAX_VLQ_BYTES = 10 bytes (a uint64). The paper's example delta
 300, 1, 0, 2 are AC 02 01 00 02 as plain VLQ (the paper prints AC 01, a typo); zigzagged
 they are 600, 2, 0, 4: D8 04 02 00 04.
 
-Values a and b are int64 in [0, 2**62); raw width 4 needs a and b below 2**32.
+Values a and b are int64 in [0, 2**62); raw width 4 needs a and b below 2**32, as does b
+with FLAG_FIXED_B. The functions' ``vlq`` says which body: False (0) raw, True (1) VLQ,
+VLQ_FIXED_B (2) the paper's.
 
 Errors. The functions a kernel calls per pair or per packet return codes and never raise:
 ERR_FORMAT (-1, a malformed packet: shorter than its header says, a truncated or over-long
@@ -47,14 +56,18 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-__all__ = ["HEADER_BYTES", "FLAG_LAST", "FLAG_VLQ", "MAX_VLQ_BYTES", "ERR_FORMAT", "ERR_ROOM",
+__all__ = ["HEADER_BYTES", "FLAG_LAST", "FLAG_VLQ", "FLAG_FIXED_B", "VLQ_FIXED_B",
+           "MAX_VLQ_BYTES", "ERR_FORMAT", "ERR_ROOM",
            "ERR_VALUE", "VALUE_LIMIT", "zigzag", "unzigzag", "vlq_bytes", "put_vlq", "get_vlq",
-           "put_fixed", "get_fixed", "write_header", "read_header", "pair_bytes_max",
+           "put_fixed", "get_fixed", "write_header", "read_header", "pair_bytes_max", "body_flags",
            "b_code", "append_pair", "encode_pairs", "decode_at", "decode_into", "decode_pairs"]
 
 HEADER_BYTES = 8
 FLAG_LAST = 1
 FLAG_VLQ = 2
+FLAG_FIXED_B = 4
+VLQ_FIXED_B = 2  # ``vlq`` for the paper's body
+FIXED_B_BYTES = 4
 MAX_VLQ_BYTES = 10
 ERR_FORMAT = -1
 ERR_ROOM = -2
@@ -175,7 +188,8 @@ def read_header(buf):
     count = get_fixed(buf, 0, 4)[0]
     flags = np.int64(buf[4])
     width = np.int64(buf[5])
-    if ((width != 4 and width != 8) or (flags & ~(FLAG_LAST | FLAG_VLQ)) != 0
+    if ((width != 4 and width != 8) or (flags & ~(FLAG_LAST | FLAG_VLQ | FLAG_FIXED_B)) != 0
+            or (flags & (FLAG_VLQ | FLAG_FIXED_B)) == FLAG_FIXED_B
             or buf[6] != 0 or buf[7] != 0):
         return np.int64(ERR_FORMAT), flags, width
     return count, flags, width
@@ -184,7 +198,17 @@ def read_header(buf):
 @njit(cache=True)
 def pair_bytes_max(width, vlq):
     """The most bytes one pair can take, so a sender flushes a packet before it overflows."""
+    if vlq == VLQ_FIXED_B:
+        return MAX_VLQ_BYTES + FIXED_B_BYTES
     return 2 * MAX_VLQ_BYTES if vlq else 2 * width
+
+
+@njit(cache=True)
+def body_flags(vlq):
+    """The header flags of a body written with ``vlq``."""
+    if vlq == VLQ_FIXED_B:
+        return FLAG_VLQ | FLAG_FIXED_B
+    return FLAG_VLQ if vlq else 0
 
 
 @njit(cache=True)
@@ -192,11 +216,15 @@ def _fits(a, b, width, vlq):
     """Whether the format carries the pair (a, b) in fields of ``width`` bytes."""
     if a < 0 or b < 0 or a >= VALUE_LIMIT or b >= VALUE_LIMIT:
         return False
+    if vlq == VLQ_FIXED_B and b >= _WIDE4:
+        return False
     if width == 8:
         return True
     if width != 4:
         return False
-    return vlq or (a < _WIDE4 and b < _WIDE4)
+    if vlq:
+        return True
+    return a < _WIDE4 and b < _WIDE4
 
 
 @njit(cache=True)
@@ -218,6 +246,12 @@ def append_pair(buf, pos, prev_a, prev_b, a, b, width, vlq):
     b = np.int64(b)
     if not _fits(a, b, width, vlq):
         return ERR_VALUE
+    if vlq == VLQ_FIXED_B:
+        z = zigzag(a - np.int64(prev_a))
+        if pos + vlq_bytes(z) + FIXED_B_BYTES > len(buf):
+            return ERR_ROOM
+        pos = put_vlq(buf, pos, z)
+        return put_fixed(buf, pos, b, FIXED_B_BYTES)
     if vlq:
         z = zigzag(a - np.int64(prev_a))
         y = b_code(a, b, np.int64(prev_a), np.int64(prev_b))
@@ -253,7 +287,9 @@ def encode_pairs(a, b, width, vlq, last):
         bk = np.int64(b[k])
         if not _fits(ak, bk, width, vlq):
             raise ValueError("fold_codec: a value is negative, >= 2**62 or too wide for width 4")
-        if vlq:
+        if vlq == VLQ_FIXED_B:
+            size += vlq_bytes(zigzag(ak - prev)) + FIXED_B_BYTES
+        elif vlq:
             size += vlq_bytes(zigzag(ak - prev)) + vlq_bytes(b_code(ak, bk, prev, prev_b))
         else:
             size += 2 * width
@@ -267,7 +303,7 @@ def encode_pairs(a, b, width, vlq, last):
         pos = append_pair(out, pos, prev, prev_b, a[k], b[k], width, vlq)
         prev = np.int64(a[k])
         prev_b = np.int64(b[k])
-    write_header(out, n, (FLAG_LAST if last else 0) | (FLAG_VLQ if vlq else 0), width)
+    write_header(out, n, (FLAG_LAST if last else 0) | body_flags(vlq), width)
     return out
 
 
@@ -284,6 +320,7 @@ def decode_at(buf, start, a_out, b_out):
     if count < 0:
         return np.int64(ERR_FORMAT), start
     vlq = (flags & FLAG_VLQ) != 0
+    fixed_b = (flags & FLAG_FIXED_B) != 0
     pos = start + HEADER_BYTES
     least = 2 if vlq else 2 * width
     if count > (len(buf) - pos) // least:  # before anything, so a huge count costs nothing
@@ -298,15 +335,20 @@ def decode_at(buf, start, a_out, b_out):
             if pos < 0:
                 return np.int64(ERR_FORMAT), start
             ak = prev + unzigzag(z)
-            y, pos = get_vlq(buf, pos)
-            if pos < 0:
-                return np.int64(ERR_FORMAT), start
-            if k > 0 and ak == prev:
-                bk = prev_b + unzigzag(y)
-            elif y >= np.uint64(VALUE_LIMIT):
-                return np.int64(ERR_FORMAT), start
+            if fixed_b:
+                bk, pos = get_fixed(buf, pos, FIXED_B_BYTES)
+                if pos < 0:
+                    return np.int64(ERR_FORMAT), start
             else:
-                bk = np.int64(y)
+                y, pos = get_vlq(buf, pos)
+                if pos < 0:
+                    return np.int64(ERR_FORMAT), start
+                if k > 0 and ak == prev:
+                    bk = prev_b + unzigzag(y)
+                elif y >= np.uint64(VALUE_LIMIT):
+                    return np.int64(ERR_FORMAT), start
+                else:
+                    bk = np.int64(y)
         else:
             ak, pos = get_fixed(buf, pos, width)
             if pos < 0:

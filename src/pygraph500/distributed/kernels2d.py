@@ -4,7 +4,8 @@ fold packets (paper 001, Algorithm II Task A) and the receivers' claims (Task B)
 A scan writes the pairs for each processor-row peer ``k`` into its own packet buffer
 ``bufs[k]`` (``fold_codec``: a header, then the pairs); pairs for the rank itself are claimed
 on the spot (never encoded). When a packet cannot take one more pair the scan writes its
-header and returns ``k``; the caller sends it and calls again: ``state`` holds where the scan
+header and returns ``k`` (``vlq``: the body, as ``fold_codec``'s functions take it); the
+caller sends it and calls again: ``state`` holds where the scan
 stopped, so packets leave while the scan goes on (pipelined with the receiving).
 
 The pair of a top-down level is (column index of u, sorted local id of v at its owner): u
@@ -20,7 +21,7 @@ from numba import njit
 
 from ..primitives import cttz
 from ..primitives.bitmaps import BIT_MASK, ONE, WORD_SHIFT
-from .fold_codec import FLAG_VLQ, HEADER_BYTES, append_pair, pair_bytes_max, write_header
+from .fold_codec import HEADER_BYTES, append_pair, body_flags, pair_bytes_max, write_header
 
 __all__ = ["td_scan", "bu_scan", "claim_pairs", "assemble_frontier", "ST_EXAMINED",
            "ST_PAIRS", "ST_LOCAL", "ST_CLAIMED", "ST_DEGSUM"]
@@ -64,7 +65,7 @@ def _emit(k, a, b, bufs, fill, prev, npairs, width, vlq):
     prev[k, 1] = b
     npairs[k] += 1
     if fill[k] + pair_bytes_max(width, vlq) > row.shape[0]:
-        write_header(row, npairs[k], FLAG_VLQ if vlq else 0, width)
+        write_header(row, npairs[k], body_flags(vlq), width)
         return True
     return False
 
@@ -76,14 +77,16 @@ def _below(bit_count):
 
 
 @njit(cache=True)
-def td_scan(state, colbits, cindptr, cindices, block, me, col_u0, size, sent, visited, order,
-            parent, nextbits, queue, qlen, degree, bufs, fill, prev, npairs, width, vlq,
+def td_scan(state, colbits, cindptr, cindices, block, me, col_u0, size, sent, dedup, visited,
+            order, parent, nextbits, queue, qlen, degree, bufs, fill, prev, npairs, width, vlq,
             stats):
     """Top-down: every entry u -> v of the column frontier (``colbits``), u ascending. A v of
-    another owner is sent once per search (``sent``, over the row-block: the thesis's
-    pruning, by test-and-set instead of a sort); a v of this rank is claimed. ``state``:
-    (next column index, next entry or -1) where a full packet stopped the scan. Returns (peer
-    whose packet is full or -1 when done, queue length)."""
+    another owner is sent unless its bit in ``sent`` (over the row-block) is set; ``dedup``
+    sets the bit as v is sent, so each v goes once per search (the thesis's pruning, by
+    test-and-set instead of a sort); without it only the vertices known visited are skipped
+    and every other edge is sent (paper 001, Task A). A v of this rank is claimed.
+    ``state``: (next column index, next entry or -1) where a full packet stopped the scan.
+    Returns (peer whose packet is full or -1 when done, queue length)."""
     nwords = colbits.shape[0]
     c0 = state[0]
     w = c0 >> 6
@@ -119,7 +122,8 @@ def td_scan(state, colbits, cindptr, cindices, block, me, col_u0, size, sent, vi
                     continue
                 if _test(sent, r):
                     continue
-                _set(sent, r)
+                if dedup:
+                    _set(sent, r)
                 pairs += 1
                 if _emit(k, c, r - k * block, bufs, fill, prev, npairs, width, vlq):
                     full = k

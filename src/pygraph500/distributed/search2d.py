@@ -8,10 +8,13 @@ One level on rank (i, j) (``Searcher2D``):
    4-byte id against L/8 bytes); the column-block frontier is assembled as a bitmap.
 2. **fold**, top-down: the column frontier is scanned in order, u ascending, and every entry
    u -> v of the rank's block makes a pair for v's owner in the processor-row, or a claim when
-   v is the rank's own. A vertex is sent at most once per search by a rank (a test-and-set on
-   a row-block bitmap: the thesis's pruning, sort-free). Pairs go in packets of
-   ``PACKET_BYTES`` (``fold_codec``: u as a delta, v as its local id at its owner, both VLQ;
-   ``--compress none``: raw pairs); a full packet leaves at once with a non-blocking send,
+   v is the rank's own. ``fold``: "dedup" sends a vertex at most once per search from a rank
+   (a test-and-set on a row-block bitmap: the thesis's pruning, sort-free); "paper" sends
+   every edge to a vertex the rank does not know to be visited (paper 001, Task A: only a
+   bottom-up level tells a rank of other owners' visited vertices). Pairs go in packets of
+   ``PACKET_BYTES`` (``fold_codec``: u as a delta, v as its local id at its owner, both VLQ,
+   or with ``fold="paper"`` v in 4 fixed bytes as the paper's; ``--compress none``: raw
+   pairs); a full packet leaves at once with a non-blocking send,
    and packets that have arrived are decoded and claimed between scans (the sender and
    receiver tasks of Algorithm II, interleaved in one thread per rank). Each peer's last
    packet of a level says so; the level ends when every peer's has arrived.
@@ -24,9 +27,15 @@ One level on rank (i, j) (``Searcher2D``):
    (v, u) pair in the same packets (v ascending), once per vertex.
 4. **terminate**: the allreduce of the level loop (``distributed.level_loop``).
 
-Vertex sorting (section 4.4): the visited bitmap and the pairs use each owner's degree order
-(``DistGraph2D.order``), so the busiest vertices share a few cache lines; parents are stored
-by original local id (MAP, Task B line 5), so the parent array is the 1D one.
+Vertex sorting (section 4.4): the visited bitmap and the pairs use each owner's order
+(``DistGraph2D.order``: by degree, so the busiest vertices share a few cache lines, or the
+identity when kernel 1 did not sort); parents are stored by original local id (MAP, Task B
+line 5), so the parent array is the 1D one.
+
+Raw bytes (``fold_bytes_raw``): the fold's pairs uncompressed, two vertex ids each: 8 bytes
+a pair with ``fold="dedup"`` where ids fit 4 bytes (the 1D engine's pair), 16 with
+``fold="paper"`` (the paper's 8-byte ids, section 4.2), whose ``compress="none"`` packets
+also carry 8-byte fields.
 """
 from __future__ import annotations
 
@@ -37,7 +46,8 @@ import numpy as np
 from ..errors import InputError
 from .build2d import DistGraph2D
 from .comm import yield_core
-from .fold_codec import FLAG_LAST, FLAG_VLQ, HEADER_BYTES, decode_into, write_header
+from .fold_codec import (FLAG_LAST, HEADER_BYTES, VLQ_FIXED_B, body_flags, decode_into,
+                         write_header)
 from .kernels2d import (ST_CLAIMED, ST_DEGSUM, ST_EXAMINED, ST_LOCAL, ST_PAIRS,
                         assemble_frontier, bu_scan, claim_pairs, td_scan)
 from .level_loop import LEVEL_FIELDS, LevelLoop
@@ -45,17 +55,20 @@ from .modes import DEFAULT_DIST_ALGORITHM, DIST_ALGORITHMS
 from .partition import vertex_dtype
 
 __all__ = ["Searcher2D", "LEVEL_FIELDS_2D", "COMPRESS_MODES", "DEFAULT_COMPRESS",
-           "PACKET_BYTES"]
+           "FOLD_MODES", "DEFAULT_FOLD", "PACKET_BYTES"]
 
 COMPRESS_MODES = ("vlq", "none")
 DEFAULT_COMPRESS = "vlq"
+FOLD_MODES = ("dedup", "paper")
+DEFAULT_FOLD = "dedup"
+PAPER_ID_BYTES = 8  # fold "paper": a vertex id uncompressed, as the paper counts it
 PACKET_BYTES = 1 << 16  # bytes of a fold packet (read when a searcher is made)
 _TAG = 7      # fold packets
 _ROTATE = 8   # bottom-up: a segment's done bitmap handed along the processor-row
 
 # LEVEL_FIELDS with the 2D traffic before the times: bytes this rank sent in the expand
 # allgathers (its part times the peers), in fold packets, and the fold's pairs uncompressed
-# (two vertex ids each, as the 1D engine sends them).
+# (two vertex ids each: see the module docstring for their width).
 LEVEL_FIELDS_2D = LEVEL_FIELDS[:11] + ("expand_bytes", "fold_bytes", "fold_bytes_raw") + \
     LEVEL_FIELDS[11:]
 
@@ -64,22 +77,30 @@ def _bitmap(length: int) -> np.ndarray:
     return np.zeros(-(-length // 64), dtype=np.uint64)
 
 
+def _set_bits(bits: np.ndarray, ids: np.ndarray) -> None:
+    ids = np.asarray(ids, dtype=np.int64)
+    np.bitwise_or.at(bits, ids >> 6, np.left_shift(np.uint64(1), (ids & 63).astype(np.uint64)))
+
+
 class Searcher2D(LevelLoop):
     """Searches of one DistGraph2D (see the module docstring); buffers are kept from search to
     search. ``algorithm``: "topdown-queue" or "direction-optimizing" (needs the row CSR);
-    ``compress``: "vlq" or "none"."""
+    ``compress``: "vlq" or "none"; ``fold``: "dedup" or "paper"."""
 
     fields = LEVEL_FIELDS_2D
 
     def __init__(self, comm, graph: DistGraph2D, row_comm, col_comm,
                  algorithm: str = DEFAULT_DIST_ALGORITHM, compress: str = DEFAULT_COMPRESS,
-                 packet_bytes: int | None = None):
+                 packet_bytes: int | None = None, fold: str = DEFAULT_FOLD):
         if algorithm not in DIST_ALGORITHMS:
             raise InputError(f"the distributed engine runs {' or '.join(DIST_ALGORITHMS)}; "
                              f"got {algorithm!r}")
         if compress not in COMPRESS_MODES:
             raise InputError(f"compress must be one of {', '.join(COMPRESS_MODES)}; got "
                              f"{compress!r}", "compress")
+        if fold not in FOLD_MODES:
+            raise InputError(f"fold must be one of {', '.join(FOLD_MODES)}; got {fold!r}",
+                             "fold")
         grid = graph.grid
         self.switches_direction = algorithm == "direction-optimizing"
         if self.switches_direction and graph.rindptr is None:
@@ -90,29 +111,31 @@ class Searcher2D(LevelLoop):
                              f"processes")
         self.comm, self.row_comm, self.col_comm = comm, row_comm, col_comm
         self.graph, self.grid = graph, grid
-        self.vlq = compress == "vlq"
-        self.width = 4 if max(grid.col_length, grid.row_length) < 2**32 else 8
-        self.raw_pair = 2 * np.dtype(vertex_dtype(grid.num_vertices)).itemsize
+        self.dedup = fold == "dedup"
+        # the packet body (fold_codec): raw, delta + VLQ, or the paper's (v in 4 bytes)
+        self.vlq = np.int64(0 if compress == "none" else 1 if self.dedup else VLQ_FIXED_B)
+        if self.dedup:
+            self.width = 4 if max(grid.col_length, grid.row_length) < 2**32 else 8
+            self.raw_pair = 2 * np.dtype(vertex_dtype(grid.num_vertices)).itemsize
+        else:
+            self.width, self.raw_pair = PAPER_ID_BYTES, 2 * PAPER_ID_BYTES
         block, nl = grid.block, graph.num_local
         self.col_u0 = grid.col * grid.rows
         self.visited = _bitmap(block)
         # sorted ids that can never be reached (degree 0, padding): marked visited at the start
         self.dead = _bitmap(block)
-        linked = int((graph.degree > 0).sum())  # sorted by degree: the others come last
-        self.dead[-(-linked // 64):] = ~np.uint64(0)
-        if linked % 64:
-            self.dead[linked // 64] = ~np.uint64(0) << np.uint64(linked % 64)
+        unreached = np.concatenate([np.flatnonzero(graph.degree[graph.order] == 0),
+                                    np.arange(nl, block)])
+        _set_bits(self.dead, unreached)
         self.nextbits = _bitmap(block)
         self.queue = np.empty(max(1, nl), dtype=np.int64)
         self.qlen = 0
         self.colbits = _bitmap(grid.col_length)
-        self.sent = _bitmap(grid.row_length)
+        self.sent = _bitmap(grid.row_length)  # row-block ids not to send top-down again
         self.done = _bitmap(block)
         self.rows_held = _bitmap(grid.row_length)  # rows with an entry in this block
         if graph.rindptr is not None:
-            held = np.flatnonzero(np.diff(graph.rindptr))
-            np.bitwise_or.at(self.rows_held, held >> 6,
-                             np.left_shift(np.uint64(1), (held & 63).astype(np.uint64)))
+            _set_bits(self.rows_held, np.flatnonzero(np.diff(graph.rindptr)))
         size = int(packet_bytes or PACKET_BYTES)
         if size < HEADER_BYTES + 2 * 10 + 16:
             raise InputError(f"fold packets of {size} bytes are too small")
@@ -207,8 +230,9 @@ class Searcher2D(LevelLoop):
         while True:
             k, qlen = td_scan(state, self.colbits, g.cindptr, g.cindices, np.int64(grid.block),
                               np.int64(grid.col), np.int64(self.col_u0), np.int64(grid.size),
-                              self.sent, self.visited, g.order, fold.parent, self.nextbits,
-                              self.queue, np.int64(self.qlen), g.degree, *fold.packets,
+                              self.sent, self.dedup, self.visited, g.order, fold.parent,
+                              self.nextbits, self.queue, np.int64(self.qlen), g.degree,
+                              *fold.packets,
                               np.int64(self.width), self.vlq, fold.stats)
             self.qlen = int(qlen)
             if k < 0:
@@ -241,7 +265,7 @@ class Searcher2D(LevelLoop):
                     break
                 fold.send(int(kk))
             seg = self.sent[k * (grid.block // 64):(k + 1) * (grid.block // 64)]
-            np.bitwise_or(seg, done, out=seg)  # found this level: never sent top-down again
+            np.bitwise_or(seg, done, out=seg)  # visited, known here: never sent top-down
             if t < cols - 1:
                 fold.requests.append(self.row_comm.isend(done.view(np.uint8).copy(),
                                                          (me - 1) % cols, _ROTATE))
@@ -261,7 +285,7 @@ class _Fold:
         s.prev[:] = (0, -1)
         s.npairs[:] = 0
         self.packets = (s.bufs, s.fill, s.prev, s.npairs)
-        self.flags = FLAG_VLQ if s.vlq else 0
+        self.flags = int(body_flags(s.vlq))
         self.stats = np.zeros(5, dtype=np.int64)
         self.rstats = np.zeros(5, dtype=np.int64)
         self.requests = []

@@ -83,7 +83,7 @@ def result_json(result) -> dict:
             "validate": c.search.validate,
             "validation": result.validation,
             "graph_bytes": result.graph_bytes,
-            "sort_vertices": c.graph.sort_vertices or "none",
+            "sort_vertices": c.sort_vertices or "none",
             "num_vertices": result.num_vertices,
             "num_edges": result.num_edges,
             "code_warmup_time": result.warmup_time,
@@ -116,6 +116,7 @@ def result_json(result) -> dict:
         if "grid" in result.distributed:
             doc["parameters"]["grid"] = result.distributed["grid"]
             doc["parameters"]["compress"] = result.distributed["compress"]
+            doc["parameters"]["fold"] = result.distributed["fold"]
         doc["distributed"] = result.distributed
     return doc
 
