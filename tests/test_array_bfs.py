@@ -85,10 +85,11 @@ def test_table_4_1_fields(name):
             assert x["NLF"][k] == deg[d == k].sum()
         assert x["NLQ"][k] <= x["LV"][k] <= x["NLF"][k]
     assert not x["RV"].any()
-    np.testing.assert_allclose(x["QR"], np.divide(x["NLQ"], x["NLF"], out=np.zeros(len(lv)),
+    # the thesis's definitions (bfs/array/steps.py): QR = CLQ / NLF, UR = LV / NLF
+    np.testing.assert_allclose(x["QR"], np.divide(x["CLQ"], x["NLF"], out=np.zeros(len(lv)),
                                                   where=x["NLF"] > 0))
-    np.testing.assert_allclose(x["UR"], np.divide(x["NLQ"], x["LV"], out=np.zeros(len(lv)),
-                                                  where=x["LV"] > 0))
+    np.testing.assert_allclose(x["UR"], np.divide(x["LV"], x["NLF"], out=np.zeros(len(lv)),
+                                                  where=x["NLF"] > 0))
     phases = sum(x[f"t_{p}"] for p in ("expand", "search", "prune", "update"))
     np.testing.assert_allclose(phases, lv.time)
     assert {"CLQ", "NLF", "LV", "RV", "NLQ", "QR", "UR"} <= set(lv.as_dicts()[0])
@@ -358,3 +359,40 @@ def test_a_device_warm_up_searches_both_directions():
     cpu.search = lambda root: cpu_seen.append(root) or cpu_search(root)
     cpu.warm_up()
     assert cpu_seen == [seen[0][0]]
+
+
+# ---- frontier-mask's sequential pass below serial_below (paper 004) -------------------------
+
+@pytest.mark.parametrize("serial_below", [0, 512, 10**9])
+def test_frontier_mask_serial_pass_below_the_threshold(serial_below):
+    """Levels whose frontier (CLQ) has fewer than ``serial_below`` vertices compact the mask
+    by one sequential pass, the others by the prefix scan (the ``serial_scan`` column says
+    which: with the paper's 512 at SCALE 12 both kinds occur); either way the trees are valid
+    and the depths scipy's. A device-like backend (numpy-checked) always scans."""
+    edges, g, roots, dist = case(12)
+    fn = ARRAY_ALGORITHMS["frontier-mask"]
+    kinds = set()
+    for root, d in zip(roots.tolist()[:8], dist):
+        res = fn(g, root, backend="cpu", serial_below=serial_below)
+        assert validate(edges, res.parent, root).valid
+        np.testing.assert_array_equal(res.depth, d)
+        x = res.levels.extra
+        np.testing.assert_array_equal(x["serial_scan"], x["CLQ"] < serial_below)
+        kinds |= set(x["serial_scan"].tolist())
+    assert kinds == ({False} if serial_below == 0 else {True} if serial_below > g.num_vertices
+                     else {False, True})
+    res = fn(g, int(roots[0]), backend=get_backend("numpy-checked"), serial_below=serial_below)
+    np.testing.assert_array_equal(res.depth, dist[0])
+    assert not res.levels.extra["serial_scan"].any()
+
+
+def test_frontier_mask_threshold_default_and_bad_values():
+    """The paper's 512 is the default; a negative or non-integer threshold is refused."""
+    import inspect
+
+    fn = ARRAY_ALGORITHMS["frontier-mask"]
+    assert inspect.signature(fn.function).parameters["serial_below"].default == 512
+    g = case(10)[1]
+    for bad in (-1, 2.5, True, "512"):
+        with pytest.raises(InputError, match="serial_below"):
+            fn(g, 0, serial_below=bad)

@@ -439,4 +439,6 @@ def test_levels_table_and_combination():
     text = format_dist_levels(levels, "# title")
     lines = text.splitlines()
     assert lines[0] == "# title" and "# per process" in lines
-    assert len(lines) == 1 + 2 + 2 + 2 + 4
+    assert len(lines) == 1 + 3 + 2 + 2 + 4
+    # level 0 summed: CLQ 1 + 2, NLF 3, NLQ own + received = 3 + 3, QR = CLQ / NLF = 1
+    assert lines[4].split()[:3] == ["0", "td", "3"] and lines[4].split()[-4:-2] == ["3+3", "1.000"]

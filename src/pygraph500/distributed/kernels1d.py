@@ -3,7 +3,8 @@
 sort-unique of the prune step aside (``sort_unique``):
 
 - ``expand_queue`` (4.3.2 A-B): the next-level frontier (NLF) of the queue, load-balanced by
-  cutting its entries into equal chunks; own visited neighbours are dropped on the spot;
+  cutting its entries into equal chunks; own visited neighbours are dropped on the spot
+  (unless ``drop_own`` is False: the thesis prunes the whole NLF);
   ``--prune bitmap`` also drops the remote vertices the rank has sent before.
 - ``group_by_owner``: ``--prune none``, a counting sort of the NLF by owner (copies kept).
 - ``claim_unvisited`` (filter): the unvisited among received (local id, parent) rows get
@@ -30,10 +31,10 @@ __all__ = ["expand_queue", "group_by_owner", "split_by_owner", "claim_unvisited"
 
 @njit(cache=True, parallel=True)
 def expand_queue(indptr, indices, queue, qlen, visited, rank, size, pow2, shift, mask, lbits,
-                 pbits, seen, column, use_seen, key, par, nthreads):
+                 pbits, seen, column, use_seen, key, par, nthreads, drop_own=True):
     """Write the NLF of queue[:qlen]: entry j's key ``owner << lbits | local id`` and parent
     (``pbits`` > 0: one word ``key << pbits | parent`` in ``key``, ``par`` unused); -1 marks a
-    dropped entry. Returns (m, kept)."""
+    dropped entry (``drop_own``: an own vertex already visited). Returns (m, kept)."""
     off = np.empty(qlen + 1, np.int64)
     off[0] = 0
     for i in range(qlen):
@@ -61,7 +62,7 @@ def expand_queue(indptr, indices, queue, qlen, visited, rank, size, pow2, shift,
                 o, loc = owner_local(v, size, pow2, shift, mask)
                 # drop (branch-free): an own vertex already visited
                 drop = np.int64((visited[loc >> 6] >> np.uint64(loc & 63)) & ONE) & np.int64(
-                    o == rank)
+                    o == rank) & np.int64(drop_own)
                 if use_seen and o != rank:
                     col = np.int64(column[e])
                     bit = ONE << np.uint64(col & 63)

@@ -14,7 +14,10 @@ One top-down level, on every rank:
    chunks, each chunk finds its first queue vertex by binary search in the prefix sums and
    writes its entries ``(owner-major key of v, parent u)`` contiguously into the NLF arrays
    (perfect load balance whatever the degrees). A neighbour owned by this rank that is
-   already visited is dropped on the spot (a local look-up, Algorithm 4 line 17).
+   already visited is dropped on the spot (a local look-up, Algorithm 4 line 17), unless
+   ``drop_visited=False``: the thesis's step C prunes the whole NLF, visited or not, so its
+   Table 4.1 (UR = pruned / NLF, LV, NLQ) is counted as the thesis counts it; the parents
+   are the same (step 4 filters the visited).
 2. **prune** (4.3.2 C) by ``prune``:
 
    - ``"sort-unique"`` (default): the NLF is sorted by (owner, local id) carrying the parent
@@ -97,7 +100,8 @@ class DistSearcher(LevelLoop):
     """
 
     def __init__(self, comm, graph: DistGraph, prune: str = DEFAULT_PRUNE,
-                 algorithm: str = DEFAULT_DIST_ALGORITHM, pipeline: bool = False):
+                 algorithm: str = DEFAULT_DIST_ALGORITHM, pipeline: bool = False,
+                 drop_visited: bool = True):
         check_modes(prune, algorithm)
         if prune == "bitmap" and graph.column is None:
             raise InputError("prune bitmap needs the graph built with compact columns "
@@ -106,6 +110,7 @@ class DistSearcher(LevelLoop):
         self.graph = graph
         self.prune = prune
         self.pipeline = pipeline
+        self.drop_visited = drop_visited
         self.switches_direction = algorithm == "direction-optimizing"
         part = graph.part
         self.size = comm.size
@@ -184,7 +189,7 @@ class DistSearcher(LevelLoop):
                                np.int64(self.rank), np.int64(self.size), self.pow2, self.shift,
                                self.mask, np.int64(self.lbits), np.int64(self.pbits), self.seen,
                                self.column, self.prune == "bitmap", key, par,
-                               numba.get_num_threads())
+                               numba.get_num_threads(), self.drop_visited)
         return int(m), int(kept), key, par
 
     def _prune(self, key, par, m: int, send, counts) -> int:
@@ -302,6 +307,6 @@ class DistSearcher(LevelLoop):
 
 
 def bfs_dist(comm, graph: DistGraph, root: int, prune: str = DEFAULT_PRUNE,
-             algorithm: str = DEFAULT_DIST_ALGORITHM) -> DistBFSResult:
+             algorithm: str = DEFAULT_DIST_ALGORITHM, drop_visited: bool = True) -> DistBFSResult:
     """One distributed BFS from ``root`` (collective); see the module docstring."""
-    return DistSearcher(comm, graph, prune, algorithm).search(root)
+    return DistSearcher(comm, graph, prune, algorithm, drop_visited=drop_visited).search(root)

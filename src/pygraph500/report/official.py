@@ -32,8 +32,8 @@ def format_official(official: dict[str, float]) -> str:
 def format_levels(levels: list[dict], title: str = "") -> str:
     """A per-level table: level, direction, frontier, edges examined, discovered, UR, time.
     Levels of the array-backend algorithms carry thesis Table 4.1 (CLQ, NLF, LV, NLQ, QR,
-    UR) and their phase times: those are printed instead. Levels of ``determinate`` add
-    the tasks run (all; MergeSparseVectors of the search; UpdateParent and the merges it
+    UR; and FRESH) and their phase times: those are printed instead. Levels of
+    ``determinate`` add the tasks run (all; MergeSparseVectors of the search; UpdateParent and the merges it
     spawned) and the chunks allocated. Levels of ``hybrid`` show where the tasks ran
     (``_format_hybrid``)."""
     if levels and "CLQ" in levels[0]:
@@ -58,22 +58,25 @@ def format_levels(levels: list[dict], title: str = "") -> str:
 
 
 def format_dist_levels(levels: list[dict], title: str = "") -> str:
-    """The per-level table of a distributed search (thesis Table 4.1, Table 4.2, Fig. 4.13):
-    first summed over the processes (times: the slowest process), then every process's row.
+    """The per-level table of a distributed search in thesis Table 4.1's terms (with Table
+    4.2's times and Fig. 4.13's bytes): first summed over the processes (times: the slowest
+    process), then every process's row (the thesis prints one task's).
 
-    dir: td (top-down, thesis Algorithm 4) or bu (bottom-up); queue: vertices in the current
-    queue (CLQ); NLF: their adjacency entries (bu: entries examined); pruned: entries left
-    after pruning (sort-unique: distinct vertices); UR: pruned / NLF; local: pruned entries the
-    process owns itself (LV); sent / received: entries (RV) exchanged with the other processes,
-    and MB sent (bu: the frontier bitmap); new: vertices discovered (NLQ); comp / comm:
-    milliseconds computing and in MPI calls. A 1D bottom-up level prunes and sends no entries:
-    those columns show '-' (a 2D one sends the parents it found for other owners' vertices)."""
-    head = (f"{'level':>5} {'dir':>3} {'queue':>10} {'NLF':>11} {'pruned':>10} {'UR':>6} "
-            f"{'local':>10} {'sent':>10} {'sent MB':>9} {'received':>10} {'new':>9} "
+    dir: td (top-down, thesis Algorithm 4) or bu (bottom-up); CLQ: vertices in the current
+    queue; NLF: their adjacency entries (bu: entries examined); pruned: entries left after
+    pruning (sort-unique: distinct vertices); UR = pruned / NLF; LV: pruned entries the
+    process owns itself (never sent); sent: entries sent to the others, and MB; RV: entries
+    received from the others ((vertex, parent) pairs: the thesis's printed RV counts two
+    words per pair); NLQ: vertices enqueued, from the received entries + from the own ones;
+    QR = CLQ / NLF (top-down levels); comp / comm: milliseconds computing and in MPI calls. A
+    1D bottom-up level prunes and sends no entries: those columns show '-' (a 2D one sends the
+    parents it found for other owners' vertices)."""
+    head = (f"{'level':>5} {'dir':>3} {'CLQ':>10} {'NLF':>11} {'pruned':>10} {'UR':>6} "
+            f"{'LV':>10} {'sent':>10} {'sent MB':>9} {'RV':>10} {'NLQ':>15} {'QR':>6} "
             f"{'comp ms':>8} {'comm ms':>8}")
 
-    def row(level, td, queue, nlf, pruned, local, sent, sent_bytes, received, new, comp, comm,
-            rank=None):
+    def row(level, td, queue, nlf, pruned, local, sent, sent_bytes, received, new_local,
+            new_received, comp, comm, rank=None):
         lead = f"{level:>5} " + (f"{rank:>4} " if rank is not None else "")
         if td or pruned:  # 2D bottom-up levels send pairs too (parents found off-owner)
             ur = f"{pruned / nlf if nlf else 0.0:>6.3f}"
@@ -82,15 +85,25 @@ def format_dist_levels(levels: list[dict], title: str = "") -> str:
         else:
             mid = f"{'-':>10} {'-':>6} {'-':>10} {'-':>10}"
             got = f"{'-':>10}"
+        nlq = f"{new_received}+{new_local}"  # the thesis's order
+        qr = f"{queue / nlf if nlf else 0.0:>6.3f}" if td else f"{'-':>6}"
         return (f"{lead}{'td' if td else 'bu':>3} {queue:>10} {nlf:>11} {mid} "
-                f"{sent_bytes / 1e6:>9.3f} {got} {new:>9} {comp * 1e3:>8.2f} {comm * 1e3:>8.2f}")
+                f"{sent_bytes / 1e6:>9.3f} {got} {nlq:>15} {qr} "
+                f"{comp * 1e3:>8.2f} {comm * 1e3:>8.2f}")
+
+    def news(pr, r=None):  # NLQ: new vertices from the own entries, from the received ones
+        own, got = pr["enqueued_local"], pr["enqueued_received"]
+        return (sum(own), sum(got)) if r is None else (own[r], got[r])
 
     rows = [title] if title else []
-    rows += ["# all processes: sums; times of the slowest process", head]
+    rows += ["# thesis Table 4.1: CLQ queue, NLF its entries, pruned after pruning, UR = "
+             "pruned/NLF, LV pruned and own, RV received (pairs), NLQ = new vertices from RV + "
+             "from LV, QR = CLQ/NLF (top-down)", "# all processes: sums; times of the slowest process",
+             head]
     for lv in levels:
         rows.append(row(lv["level"], lv["direction"] == "top-down", lv["frontier"], lv["nlf"],
                         lv["nlf_pruned"], lv["local"], lv["sent"], lv["sent_bytes"],
-                        lv["received"], lv["discovered"], lv["comp_time"], lv["comm_time"]))
+                        lv["received"], *news(lv["per_rank"]), lv["comp_time"], lv["comm_time"]))
     if levels and len(levels[0]["per_rank"]["queue"]) > 1:
         rows += ["# per process", f"{'level':>5} {'rank':>4} " + head[6:]]
         for lv in levels:
@@ -99,25 +112,30 @@ def format_dist_levels(levels: list[dict], title: str = "") -> str:
                 rows.append(row(lv["level"], pr["direction"][r] == 0, pr["queue"][r],
                                 pr["nlf"][r], pr["nlf_pruned"][r], pr["local"][r],
                                 pr["sent"][r], pr["sent_bytes"][r], pr["received"][r],
-                                pr["enqueued_local"][r] + pr["enqueued_received"][r],
-                                pr["comp_time"][r], pr["comm_time"][r], rank=r))
+                                *news(pr, r), pr["comp_time"][r], pr["comm_time"][r], rank=r))
     return "\n".join(rows)
 
 
 def _format_table41(levels: list[dict], title: str) -> str:
-    """Thesis Table 4.1 per level (RV is 0 in one process) and the phase times in ms."""
-    head = (f"{'level':>5} {'direction':>10} {'CLQ':>10} {'NLF':>12} {'LV':>11} {'NLQ':>10} "
-            f"{'QR':>6} {'UR':>6} {'expand':>8} {'search':>8} {'prune':>8} {'update':>8}")
+    """Thesis Table 4.1 per level as one process counts it (``bfs.array.steps``: every vertex
+    is its own, so RV is 0; the visited are dropped before pruning, so LV is the distinct
+    unvisited NLF vertices), FRESH and the phase times in ms."""
+    head = (f"{'level':>5} {'direction':>10} {'CLQ':>10} {'NLF':>12} {'FRESH':>11} {'LV':>11} "
+            f"{'NLQ':>10} {'QR':>6} {'UR':>6} {'expand':>8} {'search':>8} {'prune':>8} "
+            f"{'update':>8}")
     checked = bool(levels) and "host_syncs" in levels[0]  # --backend numpy-checked
     rows = [title] if title else []
-    rows += ["# CLQ queue, NLF its adjacency entries, LV the unvisited ones, NLQ the next queue; "
-             "QR = NLQ/NLF, UR = NLQ/LV; phase times in ms"
+    rows += ["# thesis Table 4.1 in one process: CLQ queue, NLF its adjacency entries, LV the "
+             "entries left after pruning (the visited dropped first; all own, RV = 0), NLQ the "
+             "next queue, QR = CLQ/NLF, UR = LV/NLF; FRESH (not the thesis's): the unvisited "
+             "NLF entries; phase times in ms"
              + ("; syncs, allocs: host synchronisations, allocations" if checked else ""),
              head + (f" {'syncs':>6} {'allocs':>7}" if checked else "")]
     for lv in levels:
         rows.append(
             f"{lv['level']:>5} {lv['direction']:>10} {lv['CLQ']:>10} {lv['NLF']:>12} "
-            f"{lv['LV']:>11} {lv['NLQ']:>10} {lv['QR']:>6.3f} {lv['UR']:>6.3f} "
+            f"{lv.get('FRESH', 0):>11} {lv['LV']:>11} {lv['NLQ']:>10} {lv['QR']:>6.3f} "
+            f"{lv['UR']:>6.3f} "
             + " ".join(f"{lv['t_' + p] * 1e3:>8.3f}" for p in ("expand", "search", "prune",
                                                                "update"))
             + (f" {lv['host_syncs']:>6} {lv['allocations']:>7}" if checked else ""))

@@ -10,7 +10,9 @@
   Mastrostefano 2013, Table 4.1: the current level queue (CLQ, the frontier), the next level
   frontier before pruning (NLF, adjacency entries examined) and the next level queue after pruning
   (NLQ, vertices discovered) per level on a log scale, and below them NLQ / NLF (the JSON's
-  ``unique_ratio``; Table 4.1's queue ratio QR), coloured by the level's direction.
+  ``unique_ratio``: the project's, not the thesis's QR = CLQ / NLF or UR = pruned / NLF,
+  which the algorithms that record Table 4.1 carry under those names), coloured by the
+  level's direction.
 - ``level_times.png``: time per level. Top: the first search, one bar per level coloured by
   direction. Bottom: every search, per level the median time and the range from the fastest
   to the slowest search.
@@ -271,7 +273,8 @@ def _plot_levels(doc: dict):
         "NLF = next level frontier before pruning: the adjacency entries the level examined "
         "(bottom-up: those unvisited vertices read until each finds a parent).",
         "NLQ / NLF: the share of the examined entries that reached a new vertex "
-        "(Mastrostefano 2013, Table 4.1's queue ratio QR; unique_ratio in the JSON).",
+        "(unique_ratio in the JSON; Table 4.1's queue ratio QR is CLQ / NLF, "
+        "its UR pruned / NLF).",
         _DIRECTIONS + "."])
     return fig
 

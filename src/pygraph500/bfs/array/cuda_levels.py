@@ -11,7 +11,7 @@ list alone), which is what sort-unique's one-work-item-per-NLF-element design fi
 ``search`` runs the levels: on a GPU with CuPy arrays (numba.cuda reads them through
 ``__cuda_array_interface__``), and in CI under ``NUMBA_ENABLE_CUDASIM=1`` with NumPy arrays
 (numba's simulator; small graphs only, it runs every thread in Python). The kernel counts
-into a device array with a row per level (found, LV, NLF); a level reads back its found
+into a device array with a row per level (found, FRESH, NLF); a level reads back its found
 count only (the next queue's length: the launch needs it), the statistics stay there.
 
 The bottom-up step of ``direction-optimizing`` on a GPU, shared with the distributed array
@@ -28,7 +28,7 @@ claiming parent wins, which is sort-unique's rule (sorting (vertex, parent) keys
 smallest parent), so these parents are determinate and equal the NumPy search's. The thread
 whose minimum found no claim yet appends the vertex to the next queue (a slot per block
 from one global atomic add); ``settle``, the second launch, turns the claims into parents
-and writes the depths. The counts (next queue, its edges, LV) stay in a device row.
+and writes the depths. The counts (next queue, its edges, FRESH) stay in a device row.
 
 ``gather_keys`` and ``settle_sorted`` are a sort-unique level (thesis 4.3.2) on a GPU, the
 keys sorted between them: the first is step B (a thread per adjacency entry of the queue,
@@ -79,7 +79,7 @@ class LevelCounts:
 @cuda.jit
 def queue_level(indptr, indices, queue, qlen, parent, depth, level, nxt, counts):
     """One level from ``queue[:qlen]`` into ``nxt``; ``counts[0]``: vertices appended,
-    ``counts[1]``: NLF elements found unvisited when read (thesis Table 4.1's LV),
+    ``counts[1]``: NLF elements found unvisited when read (FRESH; unpruned: also its LV),
     ``counts[2]``: the queue's adjacency entries (NLF)."""
     t = cuda.grid(1)
     if t >= qlen:
@@ -98,14 +98,14 @@ def queue_level(indptr, indices, queue, qlen, parent, depth, level, nxt, counts)
 
 def search(backend, indptr, indices, parent, depth, root, rec):
     """Every level of a gpu-queue search from ``root`` (``parent`` and ``depth``, with spare
-    slots, already hold it); ``rec`` records thesis Table 4.1 per level (one fused phase:
-    expand)."""
+    slots, already hold it); ``rec`` (a ``LevelRecorder`` with ``prunes=False``) records
+    thesis Table 4.1 per level (one fused phase: expand)."""
     xp = backend.xp
     n = parent.shape[0] - SPARE
     bufs = [xp.empty(max(1, n), dtype=np.int64), xp.empty(max(1, n), dtype=np.int64)]
     bufs[0][0] = root
     qlen = 1
-    counts = LevelCounts(xp, 3)  # per level: found, LV, NLF
+    counts = LevelCounts(xp, 3)  # per level: found, FRESH, NLF
     depths = depth_arg(xp, depth)
     level = 0
     while qlen:
@@ -116,7 +116,7 @@ def search(backend, indptr, indices, parent, depth, root, rec):
                                            device_view(parent), device_view(depths), level,
                                            device_view(nxt), device_view(row))
         rec.lap("expand")
-        rec.device(lv=row[1], nlf=row[2])
+        rec.device(fresh=row[1], nlf=row[2])  # LV: FRESH (``rec`` made with prunes=False)
         qlen = int(backend.to_host(row[:1])[0])  # the level's one host read
         level += 1
     return parent, depth
@@ -145,7 +145,7 @@ def top_down_level(indptr, indices, queue, qlen, ends, total, parent, nxt, count
     the inclusive prefix sum of their degrees), a thread per entry: an unvisited neighbour
     is claimed with an atomic minimum of ``parent + _CLAIM``; the first claim appends it to
     ``nxt``. ``counts``: [0] vertices appended, [1] their adjacency entries, [2] entries
-    found unvisited (LV). Every thread reaches the block's barriers (no early return)."""
+    found unvisited (FRESH). Every thread reaches the block's barriers (no early return)."""
     e = cuda.grid(1)
     tid = cuda.threadIdx.x
     block = cuda.shared.array(3, np.int64)  # the block's appends, their entries, first slot
@@ -191,7 +191,7 @@ def settle(nxt, counts, parent, depth, level):
 def top_down_search_step(st, level, row, most, rec) -> int:
     """One top-down level of the search ``st`` (``bfs.array.steps.Search``) by
     ``top_down_level`` and ``settle``, counted in the zeroed device ``row`` (next queue's
-    length, its edges, LV) and recorded in ``rec``, as ``queue_based.top_down_level`` does its
+    length, its edges, FRESH) and recorded in ``rec``, as ``queue_based.top_down_level`` does its
     sort-unique form; ``most``: a host bound on the vertices it can find (the settle grid).
     Returns the next queue's length (the level's one host read)."""
     xp, q = st.xp, st.queue
@@ -207,7 +207,7 @@ def top_down_search_step(st, level, row, most, rec) -> int:
         if most:
             settle[blocks(most), THREADS](nxt, device_view(row), device_view(st.parent),
                                            device_view(depth_arg(xp, st.depth)), level)
-    rec.device(lv=row[2])
+    rec.device(fresh=row[2])
     rec.lap("update")
     return st.advance(row[0], row[1])
 
@@ -217,7 +217,7 @@ def gather_keys(indptr, indices, queue, qlen, ends, total, parent, n, keys, coun
     """Sort-unique's steps B and the key packing in one launch, a thread per adjacency entry
     of ``queue[:qlen]`` (``ends`` as in ``top_down_level``): each NLF element whose vertex v
     is unvisited appends the key ``v * n + u`` (u its parent) to ``keys`` (a slot per block
-    from one atomic add on ``counts[2]``, which ends as LV). ``keys`` was filled with the
+    from one atomic add on ``counts[2]``, which ends as FRESH). ``keys`` was filled with the
     sentinel ``n * n`` beyond them. Every thread reaches the block's barriers."""
     e = cuda.grid(1)
     tid = cuda.threadIdx.x
@@ -302,6 +302,6 @@ def sort_unique_search_step(st, level, row, rec) -> int:
             device_view(keys), most, n, device_view(st.indptr), device_view(st.parent),
             device_view(depth_arg(xp, st.depth)), level, device_view(st.next_queue),
             device_view(row))
-    rec.device(lv=row[2])
+    rec.device(fresh=row[2])
     rec.lap("update")
     return st.advance(row[0], row[1])

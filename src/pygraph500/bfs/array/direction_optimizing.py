@@ -50,7 +50,7 @@ def bfs_direction_optimizing_array(graph, root, *, backend="cpu", alpha=15.0, be
     if kernel:
         from ...primitives.cuda_steps import bottom_up_search_step
         from .cuda_levels import LevelCounts, top_down_search_step
-        counts = LevelCounts(xp, 3)  # per level: next queue, its edges, LV or candidates left
+        counts = LevelCounts(xp, 3)  # per level: next queue, its edges, FRESH or candidates left
     st = Search(be, indptr, indices, n, r, depth, count_linked=True)
     rec = LevelRecorder(be)
     m_f = st.m
@@ -107,7 +107,7 @@ def bfs_direction_optimizing_array(graph, root, *, backend="cpu", alpha=15.0, be
                 compact(xp, ~found, cand, cands[1], slots)  # the candidates left
                 nq = compact(xp, found, cand, st.next_queue, slots)  # the queue, for a switch
                 m = xp.where(found, deg, 0).sum()
-            rec.device(lv=held)
+            rec.device(fresh=held)  # the candidates; LV: the vertices found (NLQ)
             rec.lap("update")
             held -= st.advance(nq, m)
             fronts.reverse()

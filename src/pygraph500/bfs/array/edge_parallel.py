@@ -27,7 +27,7 @@ def bfs_edge_parallel(graph, root, *, backend="cpu", depth=True, on_device=False
     dst = indices.astype(np.int64)
     slots = spill(xp, m, n)  # where the edges that find nothing write
     found_buf = xp.zeros(1, dtype=np.int64)
-    rec = LevelRecorder(be)
+    rec = LevelRecorder(be, prunes=False)
     level = 0
     clq = 1
     while clq:
@@ -39,7 +39,7 @@ def bfs_edge_parallel(graph, root, *, backend="cpu", depth=True, on_device=False
         put(xp, parent, dst, src, new, slots)  # one of a vertex's writes wins: any is valid
         put(xp, lev, dst, level + 1, new, slots)
         won = new & (parent[dst] == src)  # one element per vertex found
-        rec.device(lv=xp.count_nonzero(new))
+        rec.device(fresh=xp.count_nonzero(new))
         rec.lap("update")
         clq, = read_counts(be, found_buf, xp.count_nonzero(won))  # the level's host read
         level += 1

@@ -5,15 +5,23 @@
   at the end (``primitives.xp_steps.SPARE``: where writes that must go nowhere land), the
   degrees, and the one host read of a level (``advance``: the next queue's length and
   adjacency entries, together).
-- ``LevelRecorder``: the fields of thesis Table 4.1 per level (CLQ, NLF, LV, RV, NLQ, QR, UR)
-  and the time of each phase (expand, binary search, prune, update) without synchronising:
+- ``LevelRecorder``: the fields of thesis Table 4.1 per level (CLQ, NLF, LV, RV, NLQ, QR, UR;
+  and FRESH) and the time of each phase (expand, binary search, prune, update) without synchronising:
   what the host knows stays on the host, what only the device knows goes to a device array,
   the phase boundaries are device-timeline marks (CUDA events on a GPU); all are read once,
   after the search (inside the timed search: one small copy). On ``numpy-checked`` each
   level's host synchronisations and allocations are recorded too.
 
-In one process RV is 0 and LV counts the NLF elements still unvisited (the candidates the
-pruning works on); UR = NLQ / LV (what pruning keeps), QR = NLQ / NLF.
+Table 4.1 as the thesis defines it, for the one process there is: CLQ the queue, NLF its
+adjacency entries, LV the NLF elements left after pruning that this process owns (all of
+them: it owns every vertex), RV those received from other processes (none: 0), NLQ the next
+queue, QR = CLQ / NLF and UR = LV / NLF (after over before pruning). One difference is the
+project's: a level drops the visited elements before it prunes (the thesis sorts the whole
+NLF), so LV counts distinct unvisited vertices (= NLQ wherever the algorithm prunes; the
+straightforward ``gpu-queue`` prunes nothing: its LV is every unvisited element) and UR
+counts visited elements and copies alike. FRESH (the project's, not the thesis's) is the
+unvisited NLF elements before pruning (a bottom-up level: its candidates). The distributed
+searcher's ``drop_visited=False`` prunes the thesis's way.
 """
 from __future__ import annotations
 
@@ -116,13 +124,14 @@ class Search:
 class LevelRecorder:
     """Collects thesis Table 4.1 per level and the phase times (see the module docstring).
     A level is ``start(CLQ, NLF or None, direction)``, ``lap(phase)`` at the end of each
-    phase it has, and ``device(lv=..., nlf=...)`` for what only the device knows."""
+    phase it has, and ``device(fresh=..., nlf=..., lv=...)`` for what only the device knows
+    (``lv`` left out: the level's NLQ, or its FRESH where the search ``prunes`` nothing)."""
 
-    def __init__(self, backend):
-        self.backend = backend
+    def __init__(self, backend, prunes: bool = True):
+        self.backend, self.prunes = backend, prunes
         self.host = []   # per level: CLQ, NLF (-1: on the device), direction
         self.marks = []  # per level: (phase index, mark), the first the level's start
-        self.dev = backend.xp.zeros((32, 2), dtype=np.int64)  # per level: LV, NLF
+        self.dev = backend.xp.full((32, 3), -1, dtype=np.int64)  # per level: FRESH, NLF, LV
         self.checked = PerLevel(backend.checks)  # numpy-checked: what each level cost
 
     def start(self, clq: int, nlf: int | None, direction: int = TOP_DOWN) -> None:
@@ -134,35 +143,36 @@ class LevelRecorder:
         """The end of ``phase`` (one of PHASES) of the current level."""
         self.marks[-1].append((PHASES.index(phase), self.backend.mark()))
 
-    def device(self, lv=None, nlf=None) -> None:
-        """LV and NLF of the current level where only the device knows them (kept there)."""
+    def device(self, fresh=None, nlf=None, lv=None) -> None:
+        """FRESH, NLF and LV of the current level where only the device knows them (kept
+        there; -1 where not given)."""
         k = len(self.host) - 1
         if k == self.dev.shape[0]:  # more levels than room: twice the room (on the device)
-            grown = self.backend.xp.zeros((2 * k, 2), dtype=np.int64)
+            grown = self.backend.xp.full((2 * k, 3), -1, dtype=np.int64)
             grown[:k] = self.dev
             self.dev = grown
-        if lv is not None:
-            self.dev[k, 0] = lv
-        if nlf is not None:
-            self.dev[k, 1] = nlf
+        for j, value in enumerate((fresh, nlf, lv)):
+            if value is not None:
+                self.dev[k, j] = value
 
     def table(self) -> LevelTable:
         """The LevelTable: the device's columns read here, once (after the search)."""
         self.checked.mark()
         k = len(self.host)
-        dev = self.backend.to_host(self.dev[:k]).reshape(k, 2)
+        dev = self.backend.to_host(self.dev[:k]).reshape(k, 3)
         host = np.array(self.host, dtype=np.int64).reshape(k, 3)
         times = np.zeros((k, len(PHASES)))
         for lvl, marks in enumerate(self.marks):
             for (_, a), (phase, b) in zip(marks, marks[1:]):
                 times[lvl, phase] += self.backend.seconds(a, b)
-        clq, lv = host[:, 0], dev[:, 0]
-        nlf = np.where(host[:, 1] >= 0, host[:, 1], dev[:, 1])
+        clq, fresh = host[:, 0], np.maximum(dev[:, 0], 0)
+        nlf = np.where(host[:, 1] >= 0, host[:, 1], np.maximum(dev[:, 1], 0))
         nlq = np.append(clq[1:], 0)  # what a level found is the next level's queue
-        qr = np.divide(nlq, nlf, out=np.zeros(k), where=nlf > 0)
-        ur = np.divide(nlq, lv, out=np.zeros(k), where=lv > 0)
+        lv = np.where(dev[:, 2] >= 0, dev[:, 2], nlq if self.prunes else fresh)
+        qr = np.divide(clq, nlf, out=np.zeros(k), where=nlf > 0)
+        ur = np.divide(lv, nlf, out=np.zeros(k), where=nlf > 0)
         extra = {"CLQ": clq, "NLF": nlf, "LV": lv, "RV": np.zeros_like(clq), "NLQ": nlq,
-                 "QR": qr, "UR": ur}
+                 "QR": qr, "UR": ur, "FRESH": fresh}
         extra.update({f"t_{name}": times[:, j] for j, name in enumerate(PHASES)})
         checked = self.checked.columns()
         checked.pop("apart_syncs", None)
