@@ -233,6 +233,8 @@ def test_cli_reports_a_difference(monkeypatch, capsys):
     (["--n", "10", "--density", "2"], "density"),
     (["--n", "10", "--threads", "999"], "--threads"),
     (["--kronecker", "30"], "SCALE"),
+    (["--n", "10", "--thread-tile", "4x2"], "applies to the GPU blocked"),
+    (["--n", "10", "--backend", "gpu", "--thread-tile", "3x3"], "3x3 is not one of"),
 ])
 def test_cli_bad_input(args, message, capsys, monkeypatch):
     monkeypatch.setattr("pygraph500.backend.memory.available_memory", lambda: 8 << 30)
@@ -321,6 +323,64 @@ MAPPING_SCRIPT = textwrap.dedent("""
         times.append((r.seconds, r.copy_seconds, time.perf_counter() - t))
     print(json.dumps({"lowered": (D[1:] == 2).tolist(), "times": times}))
 """)
+
+
+TILES_SCRIPT = textwrap.dedent("""
+    import json
+    import numpy as np
+    from pygraph500.apsp import shortest_paths, path
+    rng = np.random.default_rng(6)
+    n = 7  # two 4 x 4 tiles a side, the last padded
+    W = np.full((n, n), np.inf)
+    mask = rng.random((n, n)) < 0.35
+    h = rng.integers(0, 20, n)
+    w = rng.integers(0, 20, (n, n)) + h[:, None] - h[None, :]  # negative edges, no cycle
+    W[mask] = w[mask]
+    np.fill_diagonal(W, 0)
+    cpu = shortest_paths(W, dtype="float64").dist
+    report = []
+    for tile in ("2x2", (4, 2)):
+        g = shortest_paths(W, backend="gpu", dtype="float64", thread_tile=tile,
+                           return_predecessors=True)
+        ok = bool(np.array_equal(g.dist, cpu))
+        for i in range(n):
+            for j in range(n):
+                p = path(g.pred, i, j)
+                ok &= bool(bool(p) == np.isfinite(cpu[i, j]))
+                if p:
+                    ok &= bool(np.isclose(sum(W[p[k], p[k + 1]] for k in range(len(p) - 1)),
+                                          cpu[i, j]))
+        report.append([str(tile), list(g.thread_tile), ok])
+    print(json.dumps(report))
+""")
+
+
+def test_cuda_blocked_thread_tiles_under_the_simulator():
+    """The blocked kernels with each thread computing rx x ry elements (2 x 2 and the
+    paper's best 4 x 2) on 4 x 4 tiles, with negative edges: the distances of the CPU and
+    predecessor paths of exactly those weights (1 x 1: the simulator test above)."""
+    env = dict(os.environ, NUMBA_ENABLE_CUDASIM="1", PYGRAPH500_CUDA_TILE="4")
+    proc = subprocess.run([sys.executable, "-c", TILES_SCRIPT], env=env, capture_output=True,
+                          text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    report = json.loads(proc.stdout.strip().splitlines()[-1])
+    assert [r[1] for r in report] == [[2, 2], [4, 2]]
+    assert all(r[2] for r in report), report
+
+
+def test_thread_tile_is_checked():
+    """Only the GPU blocked algorithm takes a thread tile, one of THREAD_TILES."""
+    from pygraph500.apsp.gpu import THREAD_TILES, thread_tile
+
+    W = random_graph(8, seed=1)
+    with pytest.raises(InputError, match="applies to the GPU blocked"):
+        shortest_paths(W, thread_tile="4x2")
+    with pytest.raises(InputError, match="applies to the GPU blocked"):
+        shortest_paths(W, algorithm="min-plus", backend="gpu", thread_tile="4x2")
+    assert thread_tile(None) == (1, 1) and thread_tile("4X2") == (4, 2) in THREAD_TILES
+    for bad in ("3x3", "8x1", "4", (4, 4), "ax2"):
+        with pytest.raises(InputError, match="is not one of"):
+            thread_tile(bad)
 
 
 def test_cuda_threads_run_along_rows_and_copies_are_timed_apart():

@@ -55,6 +55,10 @@ def add_apsp_parser(sub) -> None:
                          "for --input)")
     ap.add_argument("--backend", choices=BACKENDS, default="cpu",
                     help="cpu (numba, all cores) or gpu (numba.cuda)")
+    ap.add_argument("--thread-tile", metavar="RXxRY", default=None,
+                    help="--backend gpu, blocked: elements each thread computes, along j x "
+                         "along i: 1x1 (default), 2x2, 4x2 (the paper's best), 2x1, 1x2, 4x1, "
+                         "2x4")
     ap.add_argument("--threads", "-t", type=int, default=None,
                     help="CPU threads (default: all cores)")
     ap.add_argument("--check", action="store_true",
@@ -72,10 +76,12 @@ def cmd_apsp(args) -> int:
     out = run_apsp(n=args.n, kronecker=args.kronecker, input=args.input, density=args.density,
                    max_weight=args.max_weight, weights=args.weights, seed=args.seed,
                    algorithm=args.algorithm, dtype=args.dtype, backend=args.backend,
-                   directed=not args.undirected, check=args.check)
+                   directed=not args.undirected, check=args.check,
+                   thread_tile=args.thread_tile)
     out["threads"] = threads
+    tiles = f" thread_tile={out['thread_tile']}" if "thread_tile" in out else ""
     print(f"apsp: n={out['n']} algorithm={out['algorithm']} dtype={out['dtype']} "
-          f"backend={out['backend']} threads={threads}")
+          f"backend={out['backend']}{tiles} threads={threads}")
     print(f"time: {out['seconds']:.4f} s   rate: {out['ops_per_second'] / 1e9:.2f} billion "
           f"min-plus operations/s (2 n^3 / time)")
     if "copy_seconds" in out:

@@ -5,9 +5,12 @@
   like a matrix multiplication (TILE x TILE threads, one output element each).
 - ``blocked``: Katz-Kider's three phases per diagonal tile, every tile staged in shared
   memory: phase 1 one thread block, phase 2 a (tiles, 2) grid for the primary tile's row
-  and column (one kernel for both), phase 3 a (tiles, tiles) grid for the rest. The
-  paper's best variant has each thread compute 4 x 2 elements; here each thread computes
-  one.
+  and column (one kernel for both), phase 3 a (tiles, tiles) grid for the rest. Each
+  thread computes ``thread_tile`` = (rx, ry) elements of a tile, rx along j and ry along i
+  (``THREAD_TILES``; default 1 x 1; the paper's best is 4 x 2): the block has
+  TILE/rx x TILE/ry threads, and in phase 3 a thread reads ry + rx shared values per k for
+  its rx * ry updates (the paper's "2D blocking"). A thread's elements are strided by the
+  block's width and height, so a warp still reads consecutive addresses.
 
 Every kernel puts ``threadIdx.x`` along j (a row's consecutive elements): the 32 threads of a
 warp read and write consecutive addresses of D and P (coalesced), and shared tiles are read
@@ -18,6 +21,7 @@ small matrices); on a device they run for real. The matrix must be a multiple of
 """
 from __future__ import annotations
 
+import functools
 import math
 import os
 import time
@@ -29,12 +33,37 @@ from ..backend.cuda_launch import hush_small_grids
 from ..backend.memory import format_bytes
 from ..errors import InputError, ResourceError
 
-__all__ = ["TILE", "available", "require_device_memory", "run"]
+__all__ = ["TILE", "THREAD_TILES", "available", "blocked_kernels", "require_device_memory",
+           "thread_tile", "run"]
 
 # Threads per block side: 32 x 32 = 1024, the CUDA maximum. Fixed when the kernels compile
 # (shared arrays need a constant shape); tests under the simulator lower it to keep it fast.
 TILE = int(os.environ.get("PYGRAPH500_CUDA_TILE", "32"))
 hush_small_grids()  # phase 1 is one block by design
+# The elements one thread of the blocked kernels may compute: rx along j, ry along i, each a
+# power of two up to 4, at most 8 together.
+THREAD_TILES = ((1, 1), (2, 1), (1, 2), (2, 2), (4, 1), (4, 2), (2, 4))
+
+
+def thread_tile(value) -> tuple[int, int]:
+    """(rx, ry) from ``value``: None (1 x 1), a pair, or text "RXxRY" ("4x2"); InputError
+    unless it is one of THREAD_TILES and divides TILE."""
+    if value is None:
+        return 1, 1
+    pair = value
+    if isinstance(value, str):
+        pair = value.lower().split("x")
+    try:
+        rx, ry = (int(v) for v in pair)
+    except (TypeError, ValueError):
+        rx = ry = 0
+    if (rx, ry) not in THREAD_TILES or TILE % rx or TILE % ry:
+        shown = "x".join(map(str, pair)) if isinstance(pair, (list, tuple)) else repr(value)
+        raise InputError(f"thread tile {shown} is not one of "
+                         f"{', '.join(f'{a}x{b}' for a, b in THREAD_TILES)} (elements per "
+                         f"thread along j x along i, dividing the tile side {TILE})",
+                         "thread_tile")
+    return rx, ry
 
 
 def available() -> bool:
@@ -108,77 +137,122 @@ def _product(L, PL, out, pout, changed, floor, clamp, pred):
         changed[0] = 1
 
 
-@cuda.jit
-def _phases12(D, P, t0, floor, clamp, pred, primary):
-    """``primary``: phase 1, one block closes the primary tile (t0, t0) in shared memory, k
-    outer, both operands read from the tile as it is updated. Else phase 2: block (o, 0)
-    does the row tile (t0, o) <- primary (x) itself, block (o, 1) the column tile
-    (o, t0) <- itself (x) primary, with the closed primary tile staged beside it."""
-    o = t0 if primary else cuda.blockIdx.x * TILE
-    if o == t0 and not primary:
-        return
-    prim = cuda.shared.array((TILE, TILE), dtype=D.dtype)
-    cur = cuda.shared.array((TILE, TILE), dtype=D.dtype)
-    tx = cuda.threadIdx.x
-    ty = cuda.threadIdx.y
-    row = cuda.blockIdx.y == 0
-    i = t0 + ty if row else o + ty
-    j = o + tx if row else t0 + tx
-    prim[ty, tx] = D[t0 + ty, t0 + tx]
-    cur[ty, tx] = D[i, j]
-    cuda.syncthreads()
-    for k in range(TILE):
-        if primary:
-            v = cur[ty, k] + cur[k, tx]
-        elif row:
-            v = prim[ty, k] + cur[k, tx]
-        else:
-            v = cur[ty, k] + prim[k, tx]
-        pv = P[t0 + k, j] if pred else 0
+@cuda.jit(device=True, inline=True)
+def _cell(rx, c, a):
+    """(x, y, e): the column and row inside the tile of a thread's element (a, c) (row a,
+    column c of its ry x rx elements, strided by the block), and its index in local arrays."""
+    return (cuda.threadIdx.x + c * cuda.blockDim.x, cuda.threadIdx.y + a * cuda.blockDim.y,
+            a * rx + c)
+
+
+@functools.cache
+def blocked_kernels(rx: int, ry: int):
+    """blocked's two kernels for ``thread_tile`` (rx, ry), compiled apart for each: rx and
+    ry are constants of the closure, so the loops over a thread's elements unroll and its
+    arrays live in registers (with the tile passed at run time they were local memory: 12x
+    slower on an H200 at n = 8192, RESULTS.md)."""
+    cells = rx * ry
+
+    @cuda.jit
+    def _phases12(D, P, t0, floor, clamp, pred, primary):
+        """``primary``: phase 1, one block closes the primary tile (t0, t0) in shared
+        memory, k outer, both operands read from the tile as it is updated. Else phase 2:
+        block (o, 0) does the row tile (t0, o) <- primary (x) itself, block (o, 1) the
+        column tile (o, t0) <- itself (x) primary, with the closed primary tile staged
+        beside it. Each thread does rx x ry elements (``_cell``); all of a k's candidates
+        are found before any element of the tile changes."""
+        o = t0 if primary else cuda.blockIdx.x * TILE
+        if o == t0 and not primary:
+            return
+        prim = cuda.shared.array((TILE, TILE), dtype=D.dtype)
+        cur = cuda.shared.array((TILE, TILE), dtype=D.dtype)
+        vals = cuda.local.array(cells, dtype=D.dtype)
+        pvs = cuda.local.array(cells, dtype=np.int32)
+        row = cuda.blockIdx.y == 0
+        bi = t0 if row else o  # the tile's first row and column
+        bj = o if row else t0
+        for a in range(ry):
+            for c in range(rx):
+                x, y, e = _cell(rx, c, a)
+                prim[y, x] = D[t0 + y, t0 + x]
+                cur[y, x] = D[bi + y, bj + x]
         cuda.syncthreads()
-        if v < cur[ty, tx]:
-            cur[ty, tx] = v if not clamp or v > floor else floor
-            if pred:
-                P[i, j] = pv
+        for k in range(TILE):
+            for a in range(ry):
+                for c in range(rx):
+                    x, y, e = _cell(rx, c, a)
+                    if primary:
+                        vals[e] = cur[y, k] + cur[k, x]
+                    elif row:
+                        vals[e] = prim[y, k] + cur[k, x]
+                    else:
+                        vals[e] = cur[y, k] + prim[k, x]
+                    pvs[e] = P[t0 + k, bj + x] if pred else 0
+            cuda.syncthreads()
+            for a in range(ry):
+                for c in range(rx):
+                    x, y, e = _cell(rx, c, a)
+                    if vals[e] < cur[y, x]:
+                        cur[y, x] = vals[e] if not clamp or vals[e] > floor else floor
+                        if pred:
+                            P[bi + y, bj + x] = pvs[e]
+            cuda.syncthreads()
+        for a in range(ry):
+            for c in range(rx):
+                x, y, e = _cell(rx, c, a)
+                D[bi + y, bj + x] = cur[y, x]
+
+    @cuda.jit
+    def _phase3(D, P, t0, floor, clamp, pred):
+        """Every tile off the primary row and column: X[i, j] <- min over k of
+        X[i, t0 + k] + X[t0 + k, j], both operands (finished in phase 2) in shared memory.
+        Per k a thread reads its ry values of column k and rx of row k once for its
+        rx x ry updates."""
+        ci = cuda.blockIdx.y * TILE
+        cj = cuda.blockIdx.x * TILE
+        if ci == t0 or cj == t0:
+            return
+        a_s = cuda.shared.array((TILE, TILE), dtype=D.dtype)
+        b_s = cuda.shared.array((TILE, TILE), dtype=D.dtype)
+        best = cuda.local.array(cells, dtype=D.dtype)
+        bk = cuda.local.array(cells, dtype=np.int32)
+        brow = cuda.local.array(rx, dtype=D.dtype)
+        for a in range(ry):
+            for c in range(rx):
+                x, y, e = _cell(rx, c, a)
+                a_s[y, x] = D[ci + y, t0 + x]
+                b_s[y, x] = D[t0 + y, cj + x]
+                best[e] = D[ci + y, cj + x]
+                bk[e] = -1
         cuda.syncthreads()
-    D[i, j] = cur[ty, tx]
+        for k in range(TILE):
+            for c in range(rx):
+                brow[c] = b_s[k, cuda.threadIdx.x + c * cuda.blockDim.x]
+            for a in range(ry):
+                left = a_s[cuda.threadIdx.y + a * cuda.blockDim.y, k]
+                for c in range(rx):
+                    v = left + brow[c]
+                    e = a * rx + c
+                    if v < best[e]:
+                        best[e] = v if not clamp or v > floor else floor
+                        bk[e] = k
+        for a in range(ry):
+            for c in range(rx):
+                x, y, e = _cell(rx, c, a)
+                if bk[e] >= 0:
+                    D[ci + y, cj + x] = best[e]
+                    if pred:
+                        P[ci + y, cj + x] = P[t0 + bk[e], cj + x]
+
+    return _phases12, _phase3
 
 
-@cuda.jit
-def _phase3(D, P, t0, floor, clamp, pred):
-    """Every tile off the primary row and column: X[i, j] <- min over k of
-    X[i, t0 + k] + X[t0 + k, j], both operands (finished in phase 2) in shared memory."""
-    ci = cuda.blockIdx.y * TILE
-    cj = cuda.blockIdx.x * TILE
-    if ci == t0 or cj == t0:
-        return
-    a = cuda.shared.array((TILE, TILE), dtype=D.dtype)
-    b = cuda.shared.array((TILE, TILE), dtype=D.dtype)
-    tx = cuda.threadIdx.x
-    ty = cuda.threadIdx.y
-    i = ci + ty
-    j = cj + tx
-    a[ty, tx] = D[i, t0 + tx]
-    b[ty, tx] = D[t0 + ty, j]
-    cuda.syncthreads()
-    best = D[i, j]
-    bk = -1
-    for k in range(TILE):
-        v = a[ty, k] + b[k, tx]
-        if v < best:
-            best = v if not clamp or v > floor else floor
-            bk = k
-    if bk >= 0:
-        D[i, j] = best
-        if pred:
-            P[i, j] = P[t0 + bk, j]
-
-
-def run(D, P, algorithm, floor, clamp, pred, n):
+def run(D, P, algorithm, floor, clamp, pred, n, tile=(1, 1)):
     """Run ``algorithm`` on the device (D, P host arrays in the internal encoding, D's side a
-    multiple of TILE, ``n`` the vertices before padding); returns (D, P, products, kernel
-    seconds, copy seconds) with D and P on the host: the kernels timed apart from the copies
-    host -> device and back, as the BFS times its searches."""
+    multiple of TILE, ``n`` the vertices before padding; ``tile``: blocked's elements per
+    thread, ``thread_tile``'s pair); returns (D, P, products, kernel seconds, copy seconds)
+    with D and P on the host: the kernels timed apart from the copies host -> device and
+    back, as the BFS times its searches."""
     if D.shape[0] % TILE:
         raise InputError(f"the GPU kernels need a matrix side that is a multiple of {TILE}")
     size = D.shape[0]
@@ -199,10 +273,13 @@ def run(D, P, algorithm, floor, clamp, pred, n):
         for k in range(size):
             _fw_step[(nt, nt), threads](dD, dP, k, floor, clamp, pred)
     elif algorithm == "blocked":
+        rx, ry = tile
+        block = (TILE // rx, TILE // ry)
+        phases12, phase3 = blocked_kernels(rx, ry)
         for diag in range(0, size, TILE):  # the primary tile's first row (not t0: a clock)
-            _phases12[1, threads](dD, dP, diag, floor, clamp, pred, True)
-            _phases12[(nt, 2), threads](dD, dP, diag, floor, clamp, pred, False)
-            _phase3[(nt, nt), threads](dD, dP, diag, floor, clamp, pred)
+            phases12[1, block](dD, dP, diag, floor, clamp, pred, True)
+            phases12[(nt, 2), block](dD, dP, diag, floor, clamp, pred, False)
+            phase3[(nt, nt), block](dD, dP, diag, floor, clamp, pred)
     else:
         total = max(1, math.ceil(math.log2(n - 1))) if n > 2 else 1
         products = 0

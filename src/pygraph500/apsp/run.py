@@ -53,10 +53,11 @@ def run_apsp(*, n: int | None = None, kronecker: int | None = None, input: str |
              density: float = 0.25,
              max_weight: int = 1000, weights: str = "int", seed: int = 0,
              algorithm: str = "blocked", dtype: str | None = None, backend: str = "cpu",
-             directed: bool = True, check: bool = False) -> dict:
+             directed: bool = True, check: bool = False, thread_tile=None) -> dict:
     """One APSP run as `graph500 apsp` does it; returns the facts it reports (and writes to
     JSON): input, algorithm, dtype, backend, seconds, min-plus operations per second (on the
-    GPU also the copies' seconds, apart) and, with ``check``, scipy's verdict and time."""
+    GPU also the copies' seconds, apart, and blocked's elements per thread ``thread_tile``)
+    and, with ``check``, scipy's verdict and time."""
     if sum(x is not None for x in (n, kronecker, input)) != 1:
         raise InputError("give one of --n (the paper's random graph), --kronecker SCALE or "
                          "--input FILE")
@@ -92,7 +93,7 @@ def run_apsp(*, n: int | None = None, kronecker: int | None = None, input: str |
                          dtype=dtype or "int32", directed=directed)
         source = {"graph": "random", "density": density, "max_weight": max_weight,
                   "seed": seed, "directed": directed}
-    res = shortest_paths(W, algorithm=algorithm, backend=backend)
+    res = shortest_paths(W, algorithm=algorithm, backend=backend, thread_tile=thread_tile)
     reachable = res.dist != unreachable(res.dist.dtype)
     out = {"n": res.n, "algorithm": algorithm, "dtype": res.dist.dtype.name, "backend": backend,
            "seconds": res.seconds, "ops_per_second": res.ops_per_second, **source,
@@ -101,6 +102,8 @@ def run_apsp(*, n: int | None = None, kronecker: int | None = None, input: str |
         out["products"] = res.products
     if backend == "gpu":  # not in seconds: the kernels are timed alone
         out["copy_seconds"] = res.copy_seconds
+    if res.thread_tile is not None:
+        out["thread_tile"] = "x".join(map(str, res.thread_tile))
     if check:
         out["check"] = compare_with_scipy(W, res.dist)
     return out

@@ -43,6 +43,7 @@ class APSPResult:
     seconds: float
     products: int | None = None  # min-plus: the squarings done
     copy_seconds: float = 0.0  # gpu: host -> device and back
+    thread_tile: tuple | None = None  # gpu blocked: elements per thread (along j, along i)
 
     @property
     def n(self) -> int:
@@ -90,13 +91,13 @@ def _initial_pred(D: np.ndarray, big) -> np.ndarray:
     return P
 
 
-def _run(D, P, algorithm, backend, enc, b, pred, n):
+def _run(D, P, algorithm, backend, enc, b, pred, n, thread_tile=(1, 1)):
     """Run one algorithm on the internal matrix; returns (D, P, products, seconds, copy
     seconds): the GPU's kernels are timed apart from its copies."""
     if backend == "gpu":
         from . import gpu
 
-        return gpu.run(D, P, algorithm, enc.floor, enc.clamp, pred, n)
+        return gpu.run(D, P, algorithm, enc.floor, enc.clamp, pred, n, thread_tile)
     t0 = time.perf_counter()
     products = None
     if algorithm == "floyd-warshall":
@@ -126,7 +127,8 @@ def _warm_up(algorithm, backend, enc, pred) -> None:
 
 
 def shortest_paths(graph, *, algorithm: str = "blocked", backend: str = "cpu", dtype=None,
-                   return_predecessors: bool = False, tile: int | None = None) -> APSPResult:
+                   return_predecessors: bool = False, tile: int | None = None,
+                   thread_tile=None) -> APSPResult:
     """All-pairs shortest paths of a weighted graph.
 
     ``graph``: a square ndarray (no edge = inf, or the integer dtype's maximum; the diagonal
@@ -134,7 +136,9 @@ def shortest_paths(graph, *, algorithm: str = "blocked", backend: str = "cpu", d
     ``algorithm``: ``blocked`` (Floyd-Warshall in tiles, the fast one), ``min-plus``
     (repeated squaring) or ``floyd-warshall`` (the textbook loop). ``backend``: ``cpu``
     (numba) or ``gpu`` (numba.cuda). ``dtype``: int32, float32 or float64 (default: the
-    input's when it is one of those, else float64). Raises NegativeCycleError when a
+    input's when it is one of those, else float64). ``thread_tile``: the GPU blocked
+    kernels' elements per thread, (rx, ry) or "RXxRY" (default 1x1; the paper's best
+    4x2; ``apsp.gpu.THREAD_TILES``). Raises NegativeCycleError when a
     cycle of negative weight exists, ResourceError when the matrices will not fit.
 
     >>> import numpy as np
@@ -151,6 +155,14 @@ def shortest_paths(graph, *, algorithm: str = "blocked", backend: str = "cpu", d
     tile = cpu.TILE if tile is None else int(tile)
     if tile < 4 or tile % 4:
         raise InputError(f"tile must be a positive multiple of 4, got {tile}")
+    per_thread = None
+    if thread_tile is not None:
+        if backend != "gpu" or algorithm != "blocked":
+            raise InputError(f"thread_tile applies to the GPU blocked algorithm, not to "
+                             f"{algorithm} on the {backend}", "thread_tile")
+        from . import gpu
+
+        per_thread = gpu.thread_tile(thread_tile)
     W = as_matrix(graph, dtype)
     n = W.shape[0]
     negative = bool((W < 0).any())
@@ -169,7 +181,7 @@ def shortest_paths(graph, *, algorithm: str = "blocked", backend: str = "cpu", d
     D = enc.encode(W, size)
     P = _initial_pred(D, enc.big) if return_predecessors else np.full((1, 1), -1, np.int32)
     D, P, products, seconds, copy_seconds = _run(D, P, algorithm, backend, enc, b,
-                                                 return_predecessors, n)
+                                                 return_predecessors, n, per_thread or (1, 1))
     diag = np.diagonal(D)[:n]
     if (diag < 0).any():
         _negative_cycle(W, np.flatnonzero(diag < 0),
@@ -180,7 +192,8 @@ def shortest_paths(graph, *, algorithm: str = "blocked", backend: str = "cpu", d
         if size != n:
             pred = np.ascontiguousarray(pred)
     return APSPResult(dist=enc.decode(D, n), pred=pred, algorithm=algorithm, backend=backend,
-                      seconds=seconds, products=products, copy_seconds=copy_seconds)
+                      seconds=seconds, products=products, copy_seconds=copy_seconds,
+                      thread_tile=per_thread)
 
 
 def _cycle_in_row(W, P, i):

@@ -48,9 +48,15 @@ ARRAY_ALGORITHMS = {a.name: a for a in (
               "the naive GPU BFS: every edge examined at every level", "Padamata & Raveendran 2013",
               option_help("backend", "depth", "on_device"), backends=BACKENDS,
               python_levels=True, examines_every_edge=True, directed=True),
-    _array("frontier-mask", bfs_frontier_mask,
-           "the linear-work GPU BFS: prefix-scan expansion, duplicates removed by a vertex "
-           "mask and its scan", "Padamata & Raveendran 2013"),
+    Algorithm("frontier-mask", "bfs", bfs_frontier_mask,
+              "the linear-work GPU BFS: prefix-scan expansion, duplicates removed by a vertex "
+              "mask, compacted by its prefix scan or, below serial_below frontier vertices, "
+              "by one sequential pass", "Padamata & Raveendran 2013",
+              option_help("backend", "depth", "on_device", serial_below=(
+                  "frontiers of fewer vertices compact the mask by one sequential pass "
+                  "instead of the prefix scan (the paper's 512; 0: always the scan; NumPy "
+                  "only: a device always scans)")),
+              backends=BACKENDS, python_levels=True, directed=True),
 )}
 
 # Per level on a device: (host synchronisations, allocations); see the module docstring.
