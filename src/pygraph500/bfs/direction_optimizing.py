@@ -65,10 +65,9 @@ def _bottom_up_levels(bu_indptr, bu_indices, out_indptr, parent, depth, visited,
     """Bottom-up levels from the frontier bitmap ``front`` until Beamer's test sends the
     search back top-down (the frontier then in ``q[0:e]``) or nothing is found. The rows
     scanned are ``bu_indptr``, ``bu_indices`` (a digraph's in-edges, ``out_indptr`` its
-    out-edge offsets; else the CSR and an empty ``out_indptr``). Returns (e, level, nf,
+    out-edge offsets; else the CSR and ``out_indptr`` None). Returns (e, level, nf,
     prev_nf, m_f, m_u, front, nxt, stats, dirs, batches)."""
     n = parent.shape[0]
-    directed = out_indptr.shape[0] != 0
     e = 0
     while True:
         stats, dirs, batches = log_room(stats, dirs, batches, state, 4)
@@ -82,9 +81,10 @@ def _bottom_up_levels(bu_indptr, bu_indices, out_indptr, parent, depth, visited,
         nf = found
         m_f = scout
         m_u -= taken
-        back = go_top_down(nf, prev_nf, n, beta, m_f, m_u, alpha) or (
-            directed and nf > 0 and m_f * TOP_DOWN_EDGE_COST < edges
-            and not go_bottom_up(nf, prev_nf, m_f, m_u, alpha))
+        back = go_top_down(nf, prev_nf, n, beta, m_f, m_u, alpha)
+        if out_indptr is not None:  # a digraph's: back where top-down reads less
+            back = back or (nf > 0 and m_f * TOP_DOWN_EDGE_COST < edges
+                            and not go_bottom_up(nf, prev_nf, m_f, m_u, alpha))
         if back:  # timed with this level
             e = bitmap_to_queue(front, q, nthreads)
         log_level(stats, dirs, batches, state, this_nf, edges, BOTTOM_UP, 0)
@@ -97,12 +97,6 @@ def _search(indptr, indices, in_indptr, in_indices, root, parent, depth, visited
             beta, limit, bufcap, grain, nthreads, det, stats, dirs, batches, state):
     n = parent.shape[0]
     nwords = visited.shape[0]
-    # the rows bottom-up levels scan and the offsets of their m_f: a digraph's in-edges and
-    # out-edge offsets; empty in-edge arrays say undirected: the CSR, and none (steps.directed)
-    directed = in_indptr.shape[0] != 0
-    bu_indptr = in_indptr if directed else indptr
-    bu_indices = in_indices if directed else indices
-    out_indptr = indptr if directed else indptr[:0]
     s, e, level, m_f = start_queue_search(indptr, parent, depth, visited, q, root, state)
     m_u = indptr[n] - in_degree(in_indptr, root, m_f)
     prev_nf = 0  # frontier size of the previous level: 'growing' means nf > prev_nf
@@ -141,10 +135,18 @@ def _search(indptr, indices, in_indptr, in_indices, root, parent, depth, visited
         log_close(batches, state)  # the conversion is timed with the first bottom-up level
         queue_to_bitmap(q[s:e], front, nthreads)
         unvisited_bitmap(visited, cand, n)
-        (e, level, nf, prev_nf, m_f, m_u, front, nxt, stats, dirs,
-         batches) = _bottom_up_levels(bu_indptr, bu_indices, out_indptr, parent, depth, visited,
-                                      front, nxt, cand, q, level, nf, m_u, alpha, beta, nthreads,
-                                      stats, dirs, batches, state)
+        # the rows bottom-up levels scan and the offsets of their m_f: a digraph's in-edges
+        # and out-edges; in-edges None say undirected: the CSR, and none (steps.directed)
+        if in_indptr is None:
+            (e, level, nf, prev_nf, m_f, m_u, front, nxt, stats, dirs,
+             batches) = _bottom_up_levels(indptr, indices, None, parent, depth, visited, front,
+                                          nxt, cand, q, level, nf, m_u, alpha, beta, nthreads,
+                                          stats, dirs, batches, state)
+        else:
+            (e, level, nf, prev_nf, m_f, m_u, front, nxt, stats, dirs,
+             batches) = _bottom_up_levels(in_indptr, in_indices, indptr, parent, depth, visited,
+                                          front, nxt, cand, q, level, nf, m_u, alpha, beta,
+                                          nthreads, stats, dirs, batches, state)
         s = 0
     return end_search(parent, depth, visited, nthreads, stats, dirs, batches, state)
 
@@ -199,9 +201,8 @@ def bfs_direction_optimizing(graph: CSRGraph, root, *, alpha=15.0, beta=18.0, de
     parent, dep, visited, log = new_search(graph, bool(depth) or det)
     q = np.empty(n, dtype=graph.indices.dtype)
     q2 = np.empty(n, dtype=graph.indices.dtype)
-    # a digraph's in-edges; empty arrays for an undirected graph (``steps.directed``)
-    in_indptr, in_indices = (graph.in_edges if graph.directed else
-                             (graph.indptr[:0], graph.indices[:0]))
+    # a digraph's in-edges; None for an undirected graph (``steps.directed``)
+    in_indptr, in_indices = graph.in_edges if graph.directed else (None, None)
     logged = _search(graph.indptr, graph.indices, in_indptr, in_indices, r, parent, dep,
                      visited, q, q2, alpha, beta, steps.SERIAL_WORK, steps.BUF,
                      steps.TIME_GRAIN, numba.get_num_threads(), det, *log)

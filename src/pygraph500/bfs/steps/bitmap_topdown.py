@@ -235,7 +235,7 @@ def bitmap_topdown_levels_serial(indptr, indices, parent, depth, visited, bits, 
         if nf <= 2 and work < grain and not (det and nf == 2):
             _bitmap_to_thin(bits, summary, top, cur, lo, hi, thin)
             (nf, level, m_f, no_m_u, no_prev, nlev, nb, t_last, acc, nrow, rf, re,
-             rc) = thin_frontier_levels(indptr, indices, indptr[:0], parent, depth, visited,
+             rc) = thin_frontier_levels(indptr, indices, None, parent, depth, visited,
                                         thin, nf, level, m_f, 0, limit, stats, dirs, batches,
                                         nlev, nb, t_last, acc, nrow, rf, re, rc, grain,
                                         rows_left, batches_left)

@@ -24,7 +24,7 @@ __all__ = ["bottom_up_level", "bottom_up_level_digraph"]
 def bottom_up_level(indptr, indices, parent, depth, visited, front, nxt, cand, level, nthreads):
     """``bottom_up_level_digraph`` on an undirected graph; returns (edges examined, found,
     m_f of next)."""
-    edges, found, scout, _ = bottom_up_level_digraph(indptr, indices, indptr[:0], parent, depth,
+    edges, found, scout, _ = bottom_up_level_digraph(indptr, indices, None, parent, depth,
                                                      visited, front, nxt, cand, level, nthreads)
     return edges, found, scout
 
@@ -50,13 +50,12 @@ def bottom_up_level_digraph(indptr, indices, out_indptr, parent, depth, visited,
 
     ``indptr``, ``indices``: each vertex's in-neighbours, sorted (a directed graph's
     ``CSRGraph.in_edges``, else its CSR); ``out_indptr``: a directed graph's out-edge
-    offsets (the next m_f counts out-degrees), or empty: the graph is undirected.
+    offsets (the next m_f counts out-degrees), or None: the graph is undirected.
     ``cand``: the unvisited vertices worth a look; found vertices leave it (and join
     ``visited``), and so do vertices without in-neighbours (nothing can ever reach them).
     ``front``: the frontier; ``nxt`` gets the next one (every word written). Word chunks are
     claimed dynamically; a chunk's words of ``cand``, ``nxt`` and ``visited`` are its own.
     """
-    directed = out_indptr.shape[0] != 0
     nwords = front.shape[0]
     keep_depth = depth.shape[0] != 0  # an empty depth array: depths not wanted
     nchunks = max(1, min(nwords, WORD_CHUNKS_PER_THREAD * nthreads))
@@ -106,7 +105,7 @@ def bottom_up_level_digraph(indptr, indices, out_indptr, parent, depth, visited,
                         found |= bit
                         awake += 1
                         taken += e - s
-                        if directed:
+                        if out_indptr is not None:
                             scout += out_indptr[v + ONE] - out_indptr[v]
                         examined += k - s + 1
                     else:
@@ -116,6 +115,6 @@ def bottom_up_level_digraph(indptr, indices, out_indptr, parent, depth, visited,
                 visited[w] |= found
         res[t, 0] = examined
         res[t, 1] = awake
-        res[t, 2] = scout if directed else taken
+        res[t, 2] = taken if out_indptr is None else scout
         res[t, 3] = taken
     return res[:, 0].sum(), res[:, 1].sum(), res[:, 2].sum(), res[:, 3].sum()

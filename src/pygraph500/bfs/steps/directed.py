@@ -3,9 +3,11 @@
 A directed search follows out-edges top-down and in-edges bottom-up (the transpose,
 ``CSRGraph.in_edges``): an unvisited vertex looks for a parent among its in-neighbours in
 the frontier. The steps that may meet a directed graph take the in-edge arrays beside the
-out-edge ones; empty in-edge arrays say the graph is undirected (its one CSR serves both
-ways, and nothing more is read), as an empty depth array says depths are not wanted, so
-one compiled form serves both.
+out-edge ones; ``None`` in their place says the graph is undirected (its one CSR serves
+both ways, and nothing more is read). numba compiles a step apart for ``None`` and prunes
+the branches that test it (``is None``), so an undirected search compiles and runs none of
+the directed code. A variable that may hold None or an array is never made (two calls
+instead): numba types it Optional, and its pruning then takes the None branch.
 
 Beamer's counts on a digraph (``direction_optimizing``): a top-down level reads the
 frontier's out-edges, so m_f is the frontier's out-degree sum; a bottom-up level reads at
@@ -26,7 +28,7 @@ __all__ = ["in_degree", "in_degree_sum", "degree_sums_parallel", "chain_in_degre
 @njit(inline="always")
 def in_degree(in_indptr, v, out_degree):
     """v's in-degree; ``out_degree`` (v's degree) on an undirected graph."""
-    if in_indptr.shape[0] == 0:
+    if in_indptr is None:
         return out_degree
     return in_indptr[v + ONE] - in_indptr[v]
 

@@ -119,7 +119,7 @@ def topdown_levels_serial(indptr, indices, parent, depth, visited, q, s, e, leve
                           prev_nf, limit, switch, alpha, det, stats, dirs, batches, state,
                           grain):
     """``topdown_levels_serial_digraph`` on an undirected graph."""
-    return topdown_levels_serial_digraph(indptr, indices, indptr[:0], parent, depth, visited,
+    return topdown_levels_serial_digraph(indptr, indices, None, parent, depth, visited,
                                          q, s, e, level, m_f, m_u, prev_nf, limit, switch,
                                          alpha, det, stats, dirs, batches, state, grain)
 
@@ -133,7 +133,7 @@ def topdown_levels_serial_digraph(indptr, indices, in_indptr, parent, depth, vis
     is not empty, the level's work ``nf + m_f`` is at most ``limit`` and (when ``switch``)
     Beamer's test does not call for bottom-up. Returns (s, e, level, m_f, m_u, prev_nf) of
     the frontier it stopped at. ``in_indptr``: a directed graph's in-edge offsets (m_u
-    counts in-degrees, ``directed``), or empty. ``det``: the deterministic rule
+    counts in-degrees, ``directed``), or None. ``det``: the deterministic rule
     (``canonical``: a vertex met again in the level that claimed it takes the smaller
     parent); frontiers of two then stay here."""
     nlev = state[0]
@@ -187,7 +187,7 @@ def topdown_levels_serial_digraph(indptr, indices, in_indptr, parent, depth, vis
             nb, t_last = log_end_batch(batches, nb, nlev, t_last)
             acc = 0
         # m_u loses their in-degrees (``directed``; a digraph's read apart from the claims)
-        m_u -= scout if in_indptr.shape[0] == 0 else in_degree_sum(in_indptr, q, e, tail)
+        m_u -= scout if in_indptr is None else in_degree_sum(in_indptr, q, e, tail)
         prev_nf = nf
         m_f = scout
         s = e
@@ -228,7 +228,7 @@ def topdown_level_parallel(indptr, indices, parent, depth, visited, f, q2, level
     """``topdown_level_parallel_digraph`` on an undirected graph; returns (edges examined,
     found, m_f of next)."""
     edges, found, scout, _ = topdown_level_parallel_digraph(
-        indptr, indices, indptr[:0], indices[:0], parent, depth, visited, f, q2, level, bufcap,
+        indptr, indices, None, None, parent, depth, visited, f, q2, level, bufcap,
         nthreads, det)
     return edges, found, scout
 
@@ -239,12 +239,11 @@ def topdown_level_parallel_digraph(indptr, indices, in_indptr, in_indices, paren
     """One parallel top-down level from the frontier ``f``; the next frontier goes to
     ``q2[:found]`` (in no particular order). Returns (edges examined, found, m_f of next,
     their in-degree sum: what m_u loses). ``in_indptr``, ``in_indices``: a directed graph's
-    in-edges (``directed``), or empty.
+    in-edges (``directed``), or None.
     ``det``: a second pass gives each new vertex its smallest frontier neighbour
     (``canonical``: race-free, after the claims): forward over the same chunks, or backward
     from the new vertices (``first_parents``, over their in-rows), whichever has fewer
     entries."""
-    directed = in_indptr.shape[0] != 0
     keep_depth = depth.shape[0] != 0  # an empty depth array: depths not wanted
     wp = _frontier_offsets(indptr, f, nthreads)
     total = wp[f.shape[0]]
@@ -278,7 +277,7 @@ def topdown_level_parallel_digraph(indptr, indices, in_indptr, in_indices, paren
                                 depth[v] = d
                             buf[t, cnt] = v
                             cnt += 1
-                            if not directed:  # a digraph's: after the claims
+                            if in_indptr is None:  # a digraph's: after the claims
                                 scout += indptr[v + ONE] - indptr[v]
                             if cnt == bufcap:
                                 _copy_buffer(buf, t, cnt, q2, fetch_add(tail, 0, np.int64(cnt)))
@@ -291,10 +290,10 @@ def topdown_level_parallel_digraph(indptr, indices, in_indptr, in_indices, paren
     nfound = fetch_add(tail, 0, np.int64(0))
     m_next = scouts.sum()
     m_in = m_next
-    if directed:
+    if in_indptr is not None:
         m_next, m_in = degree_sums_parallel(indptr, in_indptr, q2[:nfound], nthreads)
     if det and m_in < total:  # the claims are done (the prange's end is a barrier)
-        if directed:
+        if in_indptr is not None:
             first_parents(in_indptr, in_indices, parent, depth, visited, q2[:nfound], level,
                           nthreads)
         else:

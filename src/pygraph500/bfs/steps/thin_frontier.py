@@ -240,7 +240,7 @@ def thin_frontier_levels(indptr, indices, in_indptr, parent, depth, visited, q, 
     No deterministic rule here (``canonical``): a single frontier vertex cannot meet its own
     claim again, and the deterministic mode sends no frontier of two (a runtime test in
     this loop costs the default mode 10% on a path).
-    ``in_indptr``: a directed graph's in-edge offsets, or empty (``directed``): m_u then
+    ``in_indptr``: a directed graph's in-edge offsets, or None (``directed``): m_u then
     loses the in-degrees of the vertices claimed, summed after each walk along the parents
     it wrote (out of the walk's loop, and only on a digraph).
     Returns (e, level, m_f, m_u, prev_nf, nlev, nb, t_last, acc, nrow, rf, re, rc)."""
@@ -267,12 +267,13 @@ def thin_frontier_levels(indptr, indices, in_indptr, parent, depth, visited, q, 
                 indptr, indices, parent, depth, visited, q, level, m_f, budget, a, pa, ka, da,
                 b, pb, kb, db)
             next_m_f = da + db
-        if ok > 0 and in_indptr.shape[0] == 0:  # the unvisited edges lose each level's m_f
-            m_u -= (ok - 1) * m_f + next_m_f     # (kept out of the hot loop)
-        elif ok > 0:  # a digraph's: the in-degrees of the vertices each chain claimed
-            m_u -= chain_in_degrees(in_indptr, parent, a, ok)
-            if nf == 2:
-                m_u -= chain_in_degrees(in_indptr, parent, b, ok)
+        if ok > 0:
+            if in_indptr is None:  # the unvisited edges lose each level's m_f
+                m_u -= (ok - 1) * m_f + next_m_f  # (kept out of the hot loop)
+            else:  # a digraph's: the in-degrees of the vertices each chain claimed
+                m_u -= chain_in_degrees(in_indptr, parent, a, ok)
+                if nf == 2:
+                    m_u -= chain_in_degrees(in_indptr, parent, b, ok)
         done = ok if pattern else ok + 1
         if nf == rf and m_f == re:
             rc += done
@@ -292,7 +293,7 @@ def thin_frontier_levels(indptr, indices, in_indptr, parent, depth, visited, q, 
             for i in range(found):
                 v = as_uint(q[as_uint(i)])
                 m_f += indptr[v + ONE] - indptr[v]
-            m_u -= m_f if in_indptr.shape[0] == 0 else in_degree_sum(in_indptr, q, 0, found)
+            m_u -= m_f if in_indptr is None else in_degree_sum(in_indptr, q, 0, found)
             return found, level, m_f, m_u, nf, nlev, nb, t_last, acc, nrow, rf, re, rc
         m_f = next_m_f
         if nf + m_f > small or nrow > rows_left or nb > batches_left:
