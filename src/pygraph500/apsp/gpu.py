@@ -148,9 +148,13 @@ def _cell(rx, c, a):
 @functools.cache
 def blocked_kernels(rx: int, ry: int):
     """blocked's two kernels for ``thread_tile`` (rx, ry), compiled apart for each: rx and
-    ry are constants of the closure, so the loops over a thread's elements unroll and its
+    ry are constants of the closures, so the loops over a thread's elements unroll and its
     arrays live in registers (with the tile passed at run time they were local memory: 12x
-    slower on an H200 at n = 8192, RESULTS.md)."""
+    slower on an H200 at n = 8192, RESULTS.md). Returns (phases 1 and 2, phase 3)."""
+    return _phases12_kernel(rx, ry), _phase3_kernel(rx, ry)
+
+
+def _phases12_kernel(rx: int, ry: int):
     cells = rx * ry
 
     @cuda.jit
@@ -202,6 +206,12 @@ def blocked_kernels(rx: int, ry: int):
                 x, y, e = _cell(rx, c, a)
                 D[bi + y, bj + x] = cur[y, x]
 
+    return _phases12
+
+
+def _phase3_kernel(rx: int, ry: int):
+    cells = rx * ry
+
     @cuda.jit
     def _phase3(D, P, t0, floor, clamp, pred):
         """Every tile off the primary row and column: X[i, j] <- min over k of
@@ -244,7 +254,7 @@ def blocked_kernels(rx: int, ry: int):
                     if pred:
                         P[ci + y, cj + x] = P[t0 + bk[e], cj + x]
 
-    return _phases12, _phase3
+    return _phase3
 
 
 def run(D, P, algorithm, floor, clamp, pred, n, tile=(1, 1)):

@@ -262,7 +262,7 @@ class RunConfig:
         if device and not distributed and not get_algorithm(search.algorithm).on_devices:
             raise InputError(f"algorithm {search.algorithm} runs on the CPU only; with backend "
                              f"{ex.backend}: {', '.join(GPU_ALGORITHMS)}", "algorithm")
-        if device and self.sort_vertices:
+        if device and graph.sort_vertices == "degree":  # asked for (2D's default: check_2d)
             raise InputError("sort_vertices runs on the CPU backend only", "sort_vertices")
         if search.deterministic and (distributed or device):
             raise InputError(f"deterministic applies to the compiled CPU algorithms in one "
