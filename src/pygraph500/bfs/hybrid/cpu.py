@@ -32,6 +32,8 @@ copies of the state.
 """
 from __future__ import annotations
 
+import math
+
 import numpy as np
 from numba import njit, prange
 
@@ -39,7 +41,7 @@ from ...primitives import clock_ns, cttz, fetch_add, fetch_or, popcount
 from ...primitives.bitmaps import ALL_SET, BIT_MASK, ONE, WORD_SHIFT, ZERO, as_uint
 
 __all__ = ["topdown_tasks", "topdown_tasks_serial", "bottomup_tasks", "bottomup_tasks_serial",
-           "run_tasks", "merge_found", "adopt_parents"]
+           "run_tasks", "load_kernels", "merge_found", "adopt_parents"]
 
 
 @njit(inline="always")
@@ -284,6 +286,18 @@ def adopt_parents(parent, claimed, owned, recv, nthreads):
                 if owned[w] & bit:
                     parent[base + b] = recv[i]
                 i += 1
+
+
+def load_kernels(indptr, indices, parent, depth, visited, front, nxt, ts, nthreads, found,
+                 degs, task_ns) -> None:
+    """Every form of the CPU engine's level (serial and parallel, each direction) called
+    once with no task: the first call of each loads its compiled code (milliseconds), which
+    inside a measured level taught the tuner a CPU side several times slower than it is."""
+    none = np.empty(0, np.int64)
+    for bottom in (False, True):
+        for work in (0.0, math.inf):
+            run_tasks(bottom, work, indptr, indices, parent, depth, visited, front, nxt, ts,
+                      none, 0, nthreads, found, degs, task_ns)
 
 
 def run_tasks(bottom, work, indptr, indices, parent, depth, visited, front, nxt, ts, order,
