@@ -250,7 +250,7 @@ SIM_SCRIPT = textwrap.dedent("""
     from pygraph500.apsp import shortest_paths, path, NegativeCycleError
     rng = np.random.default_rng(4)
     report = []
-    for n, dtype, neg in [(7, "int32", False), (13, "float64", True)]:
+    for n, dtype, neg in [(11, "int32", False), (13, "float64", True)]:
         W = np.full((n, n), np.inf)
         mask = rng.random((n, n)) < 0.3
         w = rng.integers(0, 20, (n, n)).astype(float)
@@ -260,7 +260,7 @@ SIM_SCRIPT = textwrap.dedent("""
         W[mask] = w[mask]
         np.fill_diagonal(W, 0)
         for algorithm in ["blocked", "min-plus", "floyd-warshall"]:
-            for pred in [False, True] if n == 7 else [True]:
+            for pred in [False, True] if n == 11 else [True]:
                 g = shortest_paths(W, algorithm=algorithm, backend="gpu", dtype=dtype,
                                    return_predecessors=pred)
                 c = shortest_paths(W, algorithm=algorithm, backend="cpu", dtype=dtype)
@@ -330,7 +330,7 @@ TILES_SCRIPT = textwrap.dedent("""
     import numpy as np
     from pygraph500.apsp import shortest_paths, path
     rng = np.random.default_rng(6)
-    n = 7  # two 4 x 4 tiles a side, the last padded
+    n = 13  # two 8 x 8 tiles a side for blocked (PAD), the last padded
     W = np.full((n, n), np.inf)
     mask = rng.random((n, n)) < 0.35
     h = rng.integers(0, 20, n)
@@ -339,10 +339,11 @@ TILES_SCRIPT = textwrap.dedent("""
     np.fill_diagonal(W, 0)
     cpu = shortest_paths(W, dtype="float64").dist
     report = []
-    for tile in ("2x2", (4, 2)):
+    for tile in ("2x2", (4, 2), "4x4"):
         g = shortest_paths(W, backend="gpu", dtype="float64", thread_tile=tile,
                            return_predecessors=True)
-        ok = bool(np.array_equal(g.dist, cpu))
+        bare = shortest_paths(W, backend="gpu", dtype="float64", thread_tile=tile)
+        ok = bool(np.array_equal(g.dist, cpu)) and bool(np.array_equal(bare.dist, cpu))
         for i in range(n):
             for j in range(n):
                 p = path(g.pred, i, j)
@@ -356,29 +357,48 @@ TILES_SCRIPT = textwrap.dedent("""
 
 
 def test_cuda_blocked_thread_tiles_under_the_simulator():
-    """The blocked kernels with each thread computing rx x ry elements (2 x 2 and the
-    paper's best 4 x 2) on 4 x 4 tiles, with negative edges: the distances of the CPU and
-    predecessor paths of exactly those weights (1 x 1: the simulator test above)."""
+    """The blocked kernels with each thread computing rx x ry elements (2 x 2, the paper's
+    best 4 x 2, and 4 x 4) on 4 x 4 tiles, with negative edges (clamped sums), with and
+    without predecessors: the distances of the CPU and predecessor paths of exactly those
+    weights (the default tile: the simulator test above)."""
     env = dict(os.environ, NUMBA_ENABLE_CUDASIM="1", PYGRAPH500_CUDA_TILE="4")
     proc = subprocess.run([sys.executable, "-c", TILES_SCRIPT], env=env, capture_output=True,
                           text=True, timeout=600)
     assert proc.returncode == 0, proc.stderr[-2000:]
     report = json.loads(proc.stdout.strip().splitlines()[-1])
-    assert [r[1] for r in report] == [[2, 2], [4, 2]]
+    assert [r[1] for r in report] == [[2, 2], [4, 2], [4, 4]]
     assert all(r[2] for r in report), report
+
+
+def test_blocked_side_doubles_where_shared_memory_allows():
+    """blocked's GPU tile side: 2 TILE for 4-byte elements (two 64 x 64 float32 tiles: 32 KiB),
+    TILE for 8-byte ones (64 KiB would pass the 48 KiB of static shared memory) and for
+    thread tiles whose block would pass 512 threads on the larger side."""
+    from pygraph500.apsp.gpu import MAX_THREADS, PAD, SHARED_BYTES, TILE, blocked_side
+
+    assert PAD == 2 * TILE
+    for itemsize in (4, 8):
+        for rx, ry in ((1, 1), (2, 2), (4, 2), (4, 4), (8, 8)):
+            side = blocked_side(itemsize, rx, ry)
+            big_fits = (2 * PAD * PAD * itemsize <= SHARED_BYTES
+                        and (PAD // rx) * (PAD // ry) <= MAX_THREADS // 2)
+            assert side == (PAD if big_fits else TILE) and PAD % side == 0
+    if TILE == 32:  # the shipped sizes
+        assert blocked_side(4, 4, 4) == 64 and blocked_side(8, 4, 4) == 32
+        assert blocked_side(4, 1, 1) == blocked_side(4, 2, 2) == 32  # 4096, 1024 threads
 
 
 def test_thread_tile_is_checked():
     """Only the GPU blocked algorithm takes a thread tile, one of THREAD_TILES."""
-    from pygraph500.apsp.gpu import THREAD_TILES, thread_tile
+    from pygraph500.apsp.gpu import DEFAULT_THREAD_TILE, THREAD_TILES, thread_tile
 
     W = random_graph(8, seed=1)
     with pytest.raises(InputError, match="applies to the GPU blocked"):
         shortest_paths(W, thread_tile="4x2")
     with pytest.raises(InputError, match="applies to the GPU blocked"):
         shortest_paths(W, algorithm="min-plus", backend="gpu", thread_tile="4x2")
-    assert thread_tile(None) == (1, 1) and thread_tile("4X2") == (4, 2) in THREAD_TILES
-    for bad in ("3x3", "8x1", "4", (4, 4), "ax2"):
+    assert thread_tile(None) == DEFAULT_THREAD_TILE and thread_tile("4X2") == (4, 2) in THREAD_TILES
+    for bad in ("3x3", "8x1", "4", (16, 2), "ax2"):
         with pytest.raises(InputError, match="is not one of"):
             thread_tile(bad)
 

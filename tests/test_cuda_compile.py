@@ -116,11 +116,13 @@ def test_every_kernel_compiles_for_sm_90(monkeypatch):
 
 def _kernels(module, name):
     """The kernel a module defines, or those a factory makes: blocked APSP's for the default
-    thread tile, the paper's best and another shape (``apsp.gpu.blocked_kernels``)."""
+    thread tile on PAD-sided tiles and the paper's best on TILE-sided ones, each with and
+    without predecessors and clamping (``apsp.gpu.blocked_kernels``)."""
     found = getattr(importlib.import_module(module), name, None)
     if found is not None:
         return [found]
-    from pygraph500.apsp.gpu import blocked_kernels
+    from pygraph500.apsp.gpu import DEFAULT_THREAD_TILE, PAD, TILE, blocked_kernels
 
-    return [k for tile in ((1, 1), (4, 2), (2, 4)) for k in blocked_kernels(*tile)
-            if k.py_func.__name__ == name]
+    return [k for tile, side in ((DEFAULT_THREAD_TILE, PAD), ((4, 2), TILE))
+            for flags in ((False, False), (True, True))
+            for k in blocked_kernels(*tile, *flags, side) if k.py_func.__name__ == name]

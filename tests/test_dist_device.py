@@ -225,3 +225,25 @@ def test_mpi_library_line_has_no_nul():
             return "Open MPI v4.1.6, package: Debian OpenMPI,  ident: 4.1.6\x00"
 
     assert mpi_library(OpenMPI) == "Open MPI v4.1.6, package: Debian OpenMPI, ident: 4.1.6"
+
+
+def test_device_warm_up_searches_from_a_root_on_every_rank(graph, monkeypatch):
+    """With arrays on devices the warm-up searches the tiny graph once more from a root each
+    rank owns, so that every rank runs a non-empty top-down level (and compiles its CuPy
+    kernels) before the timed searches."""
+    monkeypatch.setenv(GPU_STANDIN, "1")
+    calls = {}
+    search = DistArraySearcher.search
+
+    def recorded(self, root):
+        calls.setdefault(self.comm.rank, []).append(int(root))
+        return search(self, root)
+
+    monkeypatch.setattr(DistArraySearcher, "search", recorded)
+    config = RunConfig.of(scale=SCALE, num_roots=2, algorithm="direction-optimizing", threads=1,
+                          backend="gpu")
+    results = ThreadComm.run(4, _run, config)
+    assert all(res.valid for res in results)
+    for rank in range(4):  # the tiny root, then one owned by each rank, on every rank
+        assert [root % 4 for root in calls[rank][1:5]] == [0, 1, 2, 3]
+    assert len({tuple(c) for c in calls.values()}) == 1

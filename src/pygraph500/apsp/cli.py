@@ -57,8 +57,8 @@ def add_apsp_parser(sub) -> None:
                     help="cpu (numba, all cores) or gpu (numba.cuda)")
     ap.add_argument("--thread-tile", metavar="RXxRY", default=None,
                     help="--backend gpu, blocked: elements each thread computes, along j x "
-                         "along i: 1x1 (default), 2x2, 4x2 (the paper's best), 2x1, 1x2, 4x1, "
-                         "2x4")
+                         "along i: 4x4 (default), 4x2 (the paper's best), 1x1, 2x1, 1x2, 2x2, "
+                         "4x1, 2x4, 8x4, 4x8, 8x8")
     ap.add_argument("--threads", "-t", type=int, default=None,
                     help="CPU threads (default: all cores)")
     ap.add_argument("--check", action="store_true",

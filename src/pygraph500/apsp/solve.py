@@ -59,9 +59,9 @@ def _padded(n: int, algorithm: str, tile: int, backend: str = "cpu") -> tuple[in
     """(tile side, padded size): the tiled algorithms, and every GPU kernel, need n a
     multiple of the tile."""
     if backend == "gpu":
-        from .gpu import TILE
+        from .gpu import PAD
 
-        return TILE, TILE * math.ceil(n / TILE)
+        return PAD, PAD * math.ceil(n / PAD)
     if algorithm == "floyd-warshall":
         return 0, n
     b = min(tile, 4 * math.ceil(n / 4))
@@ -91,7 +91,7 @@ def _initial_pred(D: np.ndarray, big) -> np.ndarray:
     return P
 
 
-def _run(D, P, algorithm, backend, enc, b, pred, n, thread_tile=(1, 1)):
+def _run(D, P, algorithm, backend, enc, b, pred, n, thread_tile=None):
     """Run one algorithm on the internal matrix; returns (D, P, products, seconds, copy
     seconds): the GPU's kernels are timed apart from its copies."""
     if backend == "gpu":
@@ -113,17 +113,17 @@ def _run(D, P, algorithm, backend, enc, b, pred, n, thread_tile=(1, 1)):
 _WARM: set = set()
 
 
-def _warm_up(algorithm, backend, enc, pred) -> None:
+def _warm_up(algorithm, backend, enc, pred, thread_tile) -> None:
     """Compile (or load from numba's cache) the kernels of this combination on an 8 x 8
     matrix of the same dtype, once per process, so that the timed run is the work alone."""
-    key = (algorithm, backend, enc.dtype.name, pred)
+    key = (algorithm, backend, enc.dtype.name, pred, thread_tile)
     if key in _WARM:
         return
     _WARM.add(key)
     b, size = _padded(8, algorithm, 8, backend)
     D = enc.encode(np.zeros((8, 8), dtype=enc.dtype), size)
     P = _initial_pred(D, enc.big) if pred else np.full((1, 1), -1, np.int32)
-    _run(D, P, algorithm, backend, enc, b, pred, 8)
+    _run(D, P, algorithm, backend, enc, b, pred, 8, thread_tile)
 
 
 def shortest_paths(graph, *, algorithm: str = "blocked", backend: str = "cpu", dtype=None,
@@ -137,8 +137,8 @@ def shortest_paths(graph, *, algorithm: str = "blocked", backend: str = "cpu", d
     (repeated squaring) or ``floyd-warshall`` (the textbook loop). ``backend``: ``cpu``
     (numba) or ``gpu`` (numba.cuda). ``dtype``: int32, float32 or float64 (default: the
     input's when it is one of those, else float64). ``thread_tile``: the GPU blocked
-    kernels' elements per thread, (rx, ry) or "RXxRY" (default 1x1; the paper's best
-    4x2; ``apsp.gpu.THREAD_TILES``). Raises NegativeCycleError when a
+    kernels' elements per thread, (rx, ry) or "RXxRY" (default 4x4,
+    ``apsp.gpu.DEFAULT_THREAD_TILE``; the paper's best 4x2; ``apsp.gpu.THREAD_TILES``). Raises NegativeCycleError when a
     cycle of negative weight exists, ResourceError when the matrices will not fit.
 
     >>> import numpy as np
@@ -155,14 +155,14 @@ def shortest_paths(graph, *, algorithm: str = "blocked", backend: str = "cpu", d
     tile = cpu.TILE if tile is None else int(tile)
     if tile < 4 or tile % 4:
         raise InputError(f"tile must be a positive multiple of 4, got {tile}")
-    per_thread = None
-    if thread_tile is not None:
-        if backend != "gpu" or algorithm != "blocked":
-            raise InputError(f"thread_tile applies to the GPU blocked algorithm, not to "
-                             f"{algorithm} on the {backend}", "thread_tile")
+    per_thread = None  # the GPU blocked kernels' elements per thread, given or default
+    if backend == "gpu" and algorithm == "blocked":
         from . import gpu
 
         per_thread = gpu.thread_tile(thread_tile)
+    elif thread_tile is not None:
+        raise InputError(f"thread_tile applies to the GPU blocked algorithm, not to "
+                         f"{algorithm} on the {backend}", "thread_tile")
     W = as_matrix(graph, dtype)
     n = W.shape[0]
     negative = bool((W < 0).any())
@@ -177,11 +177,11 @@ def shortest_paths(graph, *, algorithm: str = "blocked", backend: str = "cpu", d
     else:
         require_memory(need, f"{algorithm} on {n} vertices ({W.dtype.name}, "
                              f"{format_bytes(need)})")
-    _warm_up(algorithm, backend, enc, return_predecessors)
+    _warm_up(algorithm, backend, enc, return_predecessors, per_thread)
     D = enc.encode(W, size)
     P = _initial_pred(D, enc.big) if return_predecessors else np.full((1, 1), -1, np.int32)
     D, P, products, seconds, copy_seconds = _run(D, P, algorithm, backend, enc, b,
-                                                 return_predecessors, n, per_thread or (1, 1))
+                                                 return_predecessors, n, per_thread)
     diag = np.diagonal(D)[:n]
     if (diag < 0).any():
         _negative_cycle(W, np.flatnonzero(diag < 0),

@@ -284,16 +284,34 @@ class DistributedEngine(Engine):
                                  self.config.search.algorithm)
 
     def warm_up(self) -> None:
+        """A search of a tiny graph (its kernels compiled or loaded, untimed); with arrays on
+        a device, one more from a root on each rank: CuPy compiles a kernel the first time
+        its process runs it on data (an empty level launches nothing), so a rank whose
+        queue stayed empty here compiled inside a timed search (4 ranks on one H200: 4-6 s
+        in 3 of 16 searches, RESULTS.md)."""
         comm, seed = self.comm, self.config.graph.seed
-        tiny = generate_local(comm, 4, 1, seed, weights=self.config.search.weighted)
+        scale = max(4, comm.size.bit_length() + 2)  # a few linked vertices on every rank
+        tiny = generate_local(comm, scale, 1, seed, weights=self.config.search.weighted)
         graph = self.kernel1(tiny)
-        root = int(kronecker(4, 1, seed, start=0, end=1).src[0])
-        parent = self.backend.to_host(self.searcher(graph).search(root).parent)
+        root = int(kronecker(scale, 1, seed, start=0, end=1).src[0])
+        searcher = self.searcher(graph)
+        parent = self.backend.to_host(searcher.search(root).parent)
         validate_dist(comm, graph.part, tiny, parent, root)
         count_component_edges_dist(comm, graph.part, tiny, parent)
+        if self.exchange is not None:
+            for other in self._root_per_rank(graph, 1 << scale):
+                searcher.search(other)
         if self.config.search.weighted:
             result = DistSSSPSearcher(comm, graph).search(root)
             validate_sssp_dist(comm, graph.part, tiny, result.parent, result.distance, root)
+
+    def _root_per_rank(self, graph, n: int) -> list[int]:
+        """The first vertex with a neighbour that each rank owns, where it has one."""
+        degree = self.backend.to_host(graph.indptr[1:] - graph.indptr[:-1])
+        linked = np.flatnonzero(has_neighbour(self.comm, graph.part, degree)(np.arange(n)))
+        owners = graph.part.owner(linked)
+        return [int(linked[owners == r][0]) for r in range(self.comm.size)
+                if (owners == r).any()]
 
     def load(self) -> None:
         g, search = self.config.graph, self.config.search
