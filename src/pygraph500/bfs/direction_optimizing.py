@@ -43,6 +43,7 @@ from ..primitives.bitmaps import bitmap_to_queue, queue_to_bitmap, unvisited_bit
 from ..primitives.direction import go_bottom_up, go_top_down
 from . import steps
 from .steps.bottom_up import bottom_up_level_digraph
+from .steps.canonical import det_flag
 from .steps.directed import in_degree
 from .steps.level_log import log_close, log_level, log_room, log_table
 from .steps.queue_topdown import topdown_level_parallel_digraph, topdown_levels_serial_digraph
@@ -205,6 +206,6 @@ def bfs_direction_optimizing(graph: CSRGraph, root, *, alpha=15.0, beta=18.0, de
     in_indptr, in_indices = graph.in_edges if graph.directed else (None, None)
     logged = _search(graph.indptr, graph.indices, in_indptr, in_indices, r, parent, dep,
                      visited, q, q2, alpha, beta, steps.SERIAL_WORK, steps.BUF,
-                     steps.TIME_GRAIN, numba.get_num_threads(), det, *log)
+                     steps.TIME_GRAIN, numba.get_num_threads(), det_flag(det), *log)
     return BFSResult(parent=parent, root=r, depth=dep if depth else None,
                      levels=log_table(logged, log))

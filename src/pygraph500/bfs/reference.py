@@ -12,7 +12,7 @@ from numba import njit
 
 from ..graph.types import CSRGraph, index_dtype
 from . import steps
-from .steps.canonical import lower_parent
+from .steps.canonical import det_flag, lower_parent
 from .steps.level_log import log_close, log_level, log_room, log_start, log_table, new_log
 from .types import TOP_DOWN, BFSResult, check_root
 
@@ -41,7 +41,7 @@ def _serial_levels(indptr, indices, parent, depth, queue, at, grain, det, stats,
                 depth[v] = du
                 queue[tail] = v
                 tail += 1
-            elif det:
+            elif det is not None:
                 lower_parent(parent, depth, v, u, du)
         edges += e - s
         if head == level_end:  # the last vertex of this level was dequeued
@@ -91,6 +91,6 @@ def bfs_reference(graph: CSRGraph, root, *, depth=True, deterministic=False) -> 
     queue = np.empty(n, dtype=graph.indices.dtype)
     log = new_log(n, graph.num_directed_edges)
     logged = _serial_bfs(graph.indptr, graph.indices, r, parent, dep, queue,
-                         steps.TIME_GRAIN, bool(deterministic), *log)
+                         steps.TIME_GRAIN, det_flag(deterministic), *log)
     return BFSResult(parent=parent, root=r, depth=dep if depth else None,
                      levels=log_table(logged, log))

@@ -21,6 +21,7 @@ from ..graph.types import CSRGraph
 from ..primitives.bitmaps import new_hierarchical_bitmaps
 from . import steps
 from .steps.bitmap_topdown import bitmap_topdown_level_parallel, bitmap_topdown_levels_serial
+from .steps.canonical import det_flag
 from .steps.level_log import log_close, log_level, log_room, log_start, log_table
 from .steps.search_state import end_search, mark_root, new_search
 from .types import TOP_DOWN, BFSResult, check_root
@@ -81,7 +82,7 @@ def bfs_topdown_bitmap(graph: CSRGraph, root, *, depth=True,
     bits, summary, top = new_hierarchical_bitmaps(graph.num_vertices)
     thin = np.empty(steps.SERIAL_WORK + 2, dtype=np.int64)  # see bitmap_topdown_levels_serial
     logged = _search(graph.indptr, graph.indices, r, parent, dep, visited, bits, summary, top,
-                     steps.SERIAL_WORK, steps.TIME_GRAIN, numba.get_num_threads(), thin, det,
-                     *log)
+                     steps.SERIAL_WORK, steps.TIME_GRAIN, numba.get_num_threads(), thin,
+                     det_flag(det), *log)
     return BFSResult(parent=parent, root=r, depth=dep if depth else None,
                      levels=log_table(logged, log))

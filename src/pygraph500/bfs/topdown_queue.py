@@ -17,6 +17,7 @@ from numba import njit
 
 from ..graph.types import CSRGraph
 from . import steps
+from .steps.canonical import det_flag
 from .steps.level_log import log_close, log_level, log_room, log_table
 from .steps.queue_topdown import topdown_level_parallel, topdown_levels_serial
 from .steps.search_state import end_search, new_search, start_queue_search
@@ -71,6 +72,6 @@ def bfs_topdown_queue(graph: CSRGraph, root, *, depth=True,
     q2 = np.empty(n, dtype=graph.indices.dtype)
     logged = _search(graph.indptr, graph.indices, r, parent, dep, visited, q, q2,
                      steps.SERIAL_WORK, steps.BUF, steps.TIME_GRAIN, numba.get_num_threads(),
-                     det, *log)
+                     det_flag(det), *log)
     return BFSResult(parent=parent, root=r, depth=dep if depth else None,
                      levels=log_table(logged, log))

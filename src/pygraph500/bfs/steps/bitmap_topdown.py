@@ -232,7 +232,7 @@ def bitmap_topdown_levels_serial(indptr, indices, parent, depth, visited, bits, 
         if work >= grain and acc > 0:
             nb, t_last = log_end_batch(batches, nb, nlev, t_last)
             acc = 0
-        if nf <= 2 and work < grain and not (det and nf == 2):
+        if nf <= 2 and work < grain and not (det is not None and nf == 2):
             _bitmap_to_thin(bits, summary, top, cur, lo, hi, thin)
             (nf, level, m_f, no_m_u, no_prev, nlev, nb, t_last, acc, nrow, rf, re,
              rc) = thin_frontier_levels(indptr, indices, None, parent, depth, visited,
@@ -350,7 +350,7 @@ def bitmap_topdown_level_parallel(indptr, indices, parent, depth, visited, bits,
                 if summary[cur, sw] != ZERO:
                     edges, found, scout, nlo, nhi = _expand_summary_word_atomic(
                         indptr, indices, parent, depth, visited, bits, summary, top, cur, sw,
-                        level + 1, det, edges, found, scout, nlo, nhi)
+                        level + 1, det is not None, edges, found, scout, nlo, nhi)
         res[t, 0] = edges
         res[t, 1] = found
         res[t, 2] = scout
@@ -360,7 +360,7 @@ def bitmap_topdown_level_parallel(indptr, indices, parent, depth, visited, bits,
     m_next = res[:, 2].sum()
     next_lo = res[:, 3].min()
     next_hi = res[:, 4].max()
-    if det:  # the claims are done (the prange's end is a barrier)
+    if det is not None:  # the claims are done (the prange's end is a barrier)
         _canonical_pass(indptr, indices, parent, bits, summary, cur, lo, hi, next_lo, next_hi,
                         m_next < n_edges, nthreads)
     for tw in range(lo >> 12, (hi >> 12) + 1):

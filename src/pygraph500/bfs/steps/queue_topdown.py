@@ -160,7 +160,7 @@ def topdown_levels_serial_digraph(indptr, indices, in_indptr, parent, depth, vis
                 acc = 0
         if switch and go_bottom_up(nf, prev_nf, m_f, m_u, alpha):
             break
-        if nf <= 2 and work < big and not (det and nf == 2):
+        if nf <= 2 and work < big and not (det is not None and nf == 2):
             if s > 0:
                 q[0] = q[s]
                 q[nf - 1] = q[e - 1]
@@ -292,14 +292,14 @@ def topdown_level_parallel_digraph(indptr, indices, in_indptr, in_indices, paren
     m_in = m_next
     if in_indptr is not None:
         m_next, m_in = degree_sums_parallel(indptr, in_indptr, q2[:nfound], nthreads)
-    if det and m_in < total:  # the claims are done (the prange's end is a barrier)
+    if det is not None and m_in < total:  # the claims are done (the prange's end is a barrier)
         if in_indptr is not None:
             first_parents(in_indptr, in_indices, parent, depth, visited, q2[:nfound], level,
                           nthreads)
         else:
             first_parents(indptr, indices, parent, depth, visited, q2[:nfound], level,
                           nthreads)
-    elif det:
+    elif det is not None:
         _lower_forward(indptr, indices, parent, depth, f, wp, nchunks, d, nthreads)
     return total, nfound, m_next, m_in
 

@@ -57,7 +57,7 @@ def claim_neighbours(indptr, indices, parent, depth, visited, keep_depth, det, d
             kv = indptr[v]
             scout += indptr[v + ONE] - kv
             prefetch(indices, kv)
-        elif det:
+        elif det is not None:
             lower_parent(parent, depth, v, u, d)
     return last, found, scout
 
@@ -92,7 +92,7 @@ def _chain_step(indptr, indices, parent, depth, visited, keep_depth, d, a, pa, k
                 last = v
     if general:
         last, found, _ = claim_neighbours(indptr, indices, parent, depth, visited, keep_depth,
-                                          False, d, a, q, found)
+                                          None, d, a, q, found)
     kv = as_uint(indptr[last])
     dv = indptr[last + ONE] - indptr[last]
     hold(indptr)  # one release of each array, at the end (``primitives.hints``)
