@@ -160,7 +160,8 @@ def test_lane_kernel_equals_serial_edges_including_rejections():
         rejecting = 0
         shift = np.uint64(64 - scale)
         for i in range(m):
-            src[i], dst[i], wgt[i] = kronecker_edge(scale, shift, val0, val1, z0, z1, z2, z3, z4)
+            src[i], dst[i], wgt[i] = kronecker_edge(scale, (shift, val0, val1),
+                                                    (z0, z1, z2, z3, z4))
             y0, y1, y2, y3, y4 = z0, z1, z2, z3, z4
             for _ in range(scale):  # does this edge's stream reject a draw?
                 y0, y1, y2, y3, y4 = step(y0, y1, y2, y3, y4)

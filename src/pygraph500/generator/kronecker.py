@@ -52,8 +52,10 @@ def _bitreverse(x):
 
 
 @njit(inline="always")
-def _scramble(v0, shift, val0, val1):
-    """The reference's vertex-label hash (a bijection on [0, 2**SCALE)); shift = 64 - SCALE."""
+def _scramble(v0, key):
+    """The reference's vertex-label hash (a bijection on [0, 2**SCALE)); ``key``: (64 -
+    SCALE, val0, val1), the shift and ``scramble_values``."""
+    shift, val0, val1 = key
     v = _U64(v0) + val0 + val1
     v *= val0 | _SCRAMBLE_MUL0
     v = _bitreverse(v) >> shift
@@ -76,12 +78,19 @@ def scramble_values(seed_state: np.ndarray) -> tuple[int, int]:
 
 
 @njit(inline="always")
-def _draw(z0, z1, z2, z3, z4):
-    """One 4-way Bernoulli draw in [0, 10000) with the reference's rejection, and the new state."""
-    z0, z1, z2, z3, z4 = step(z0, z1, z2, z3, z4)
-    while z0 < REJECT_BELOW:
-        z0, z1, z2, z3, z4 = step(z0, z1, z2, z3, z4)
-    return z0 % INITIATOR_DENOMINATOR, z0, z1, z2, z3, z4
+def _step(z):
+    """``mrg.step`` on the state tuple (inlined calls take no ``*z``)."""
+    return step(z[0], z[1], z[2], z[3], z[4])
+
+
+@njit(inline="always")
+def _draw(z):
+    """One 4-way Bernoulli draw in [0, 10000) with the reference's rejection, and the new
+    state ``z`` (the generator's five values, newest first)."""
+    z = _step(z)
+    while z[0] < REJECT_BELOW:
+        z = _step(z)
+    return z[0] % INITIATOR_DENOMINATOR, z
 
 
 @njit(inline="always")
@@ -107,8 +116,9 @@ def _weight(draw):
 
 
 @njit(cache=True)
-def kronecker_edge(scale, shift, val0, val1, z0, z1, z2, z3, z4):
-    """One edge from its substream state, serially: the plain transcription of the reference.
+def kronecker_edge(scale, key, z):
+    """One edge from its substream state ``z``, serially: the plain transcription of the
+    reference (``key``: ``_scramble``'s).
 
     Returns (src, dst, weight): the weight is the draw after the endpoints' (the reference's
     generator built with -DSSSP). The lane kernel below computes the same thing many edges at
@@ -119,11 +129,11 @@ def kronecker_edge(scale, shift, val0, val1, z0, z1, z2, z3, z4):
     tgt = np.int64(0)
     half = np.int64(1) << scale
     for _ in range(scale):
-        val, z0, z1, z2, z3, z4 = _draw(z0, z1, z2, z3, z4)
+        val, z = _draw(z)
         half >>= 1
         src, tgt = _descend(val, src, tgt, half)
-    z0, z1, z2, z3, z4 = step(z0, z1, z2, z3, z4)
-    return _scramble(src, shift, val0, val1), _scramble(tgt, shift, val0, val1), _weight(z0)
+    z = _step(z)
+    return _scramble(src, key), _scramble(tgt, key), _weight(z[0])
 
 
 _LANES = 64
@@ -132,7 +142,7 @@ _DIV10000_MAGIC = 3518437209  # floor(x / 10000) == (x * magic) >> 45 for 0 <= x
 
 
 @njit(cache=True)
-def _kronecker_lanes(stride, state, count, scale, shift, val0, val1, src, dst, wgt):
+def _kronecker_lanes(stride, state, count, scale, key, src, dst, wgt):
     """``count`` consecutive edges from substream ``state`` on, LANES edges in lockstep
     (and their weights into ``wgt`` unless it is empty).
 
@@ -178,13 +188,13 @@ def _kronecker_lanes(stride, state, count, scale, shift, val0, val1, src, dst, w
                 wl[lane] = _weight(reduce_mod(MUL_X * ring[p, lane] + MUL_Y * ring[o, lane]))
         for lane in range(n):
             if bad[lane]:
-                u, v, w = kronecker_edge(scale, shift, val0, val1, init[0, lane],
-                                         init[1, lane], init[2, lane], init[3, lane],
-                                         init[4, lane])
+                u, v, w = kronecker_edge(scale, key, (init[0, lane], init[1, lane],
+                                                      init[2, lane], init[3, lane],
+                                                      init[4, lane]))
                 wl[lane] = w
             else:
-                u = _scramble(bs[lane], shift, val0, val1)
-                v = _scramble(bt[lane], shift, val0, val1)
+                u = _scramble(bs[lane], key)
+                v = _scramble(bt[lane], key)
             src[base + lane] = u
             dst[base + lane] = v
             if weighted:
@@ -196,20 +206,22 @@ def _kronecker_lanes(stride, state, count, scale, shift, val0, val1, src, dst, w
 
 
 @njit(inline="always")
-def _uniform(z0, z1, z2, z3, z4):
+def _uniform(z):
     """The reference's double in [0, 1) from two draws, and the advanced state."""
-    z0, z1, z2, z3, z4 = step(z0, z1, z2, z3, z4)
-    hi = z0
-    z0, z1, z2, z3, z4 = step(z0, z1, z2, z3, z4)
-    return hi * INV_MOD + z0 * INV_MOD2, z0, z1, z2, z3, z4
+    z = _step(z)
+    hi = z[0]
+    z = _step(z)
+    return hi * INV_MOD + z[0] * INV_MOD2, z
 
 
 @njit(inline="always")
-def _rmat_edge(scale, shift, val0, val1, a, ab, abc, do_scramble, z0, z1, z2, z3, z4):
+def _rmat_edge(scale, key, model, z):
+    """An R-MAT edge; ``model``: (kind, n, a, a + b, a + b + c, scramble?)."""
+    _, _, a, ab, abc, do_scramble = model
     src = np.int64(0)
     tgt = np.int64(0)
     for _ in range(scale):
-        u, z0, z1, z2, z3, z4 = _uniform(z0, z1, z2, z3, z4)
+        u, z = _uniform(z)
         src <<= 1
         tgt <<= 1
         if u < a:
@@ -222,64 +234,62 @@ def _rmat_edge(scale, shift, val0, val1, a, ab, abc, do_scramble, z0, z1, z2, z3
             src += 1
             tgt += 1
     if do_scramble:
-        return _scramble(src, shift, val0, val1), _scramble(tgt, shift, val0, val1)
+        return _scramble(src, key), _scramble(tgt, key)
     return src, tgt
 
 
 @njit(inline="always")
-def _uniform_edge(n, z0, z1, z2, z3, z4):
-    u, z0, z1, z2, z3, z4 = _uniform(z0, z1, z2, z3, z4)
-    w, z0, z1, z2, z3, z4 = _uniform(z0, z1, z2, z3, z4)
+def _uniform_edge(n, z):
+    u, z = _uniform(z)
+    w, z = _uniform(z)
     return min(np.int64(u * n), n - 1), min(np.int64(w * n), n - 1)
 
 
 @njit(cache=True, parallel=True)
-def _generate_kronecker(pow2, stride, seed_state, start, end, scale, val0, val1, src, dst, wgt):
-    """Fill src/dst with Kronecker edges [start, end) (and ``wgt`` with their weights unless
-    it is empty). Apart from the sampled generators: the default run compiles only this (a
-    kernel holding all three compiled 4 s longer)."""
+def _generate_kronecker(tables, seed_state, span, scale, key, src, dst, wgt):
+    """Fill src/dst with Kronecker edges ``span`` = [start, end) (and ``wgt`` with their
+    weights unless it is empty); ``tables``: (POW2, EDGE_STRIDE), passed rather than frozen
+    into the code. Apart from the sampled generators: the default run compiles only this
+    (a kernel holding all three compiled 4 s longer)."""
+    pow2, stride = tables
+    start, end = span
     count = end - start
-    shift = _U64(64 - scale) if scale > 0 else _U64(0)
     for c in prange((count + _CHUNK - 1) // _CHUNK):
         lo = c * _CHUNK
         hi = min(lo + _CHUNK, count)
         st = skip(pow2, seed_state, 0, start + lo, 0)
-        _kronecker_lanes(stride, st, hi - lo, scale, shift, val0, val1, src[lo:hi],
-                         dst[lo:hi], wgt[lo:hi] if wgt.shape[0] else wgt)
+        _kronecker_lanes(stride, st, hi - lo, scale, key, src[lo:hi], dst[lo:hi],
+                         wgt[lo:hi] if wgt.shape[0] else wgt)
+
+
+@njit(cache=True)
+def _sampled_chunk(stride, st, scale, key, model, src, dst):
+    """Consecutive edges of ``model`` from substream ``st`` on into src/dst (its own
+    function: state tuples inlined into a parallel loop trip numba's array analysis)."""
+    kind, n = model[0], model[1]
+    z = (st[0], st[1], st[2], st[3], st[4])
+    for i in range(src.shape[0]):
+        if kind == 1:
+            u, v = _rmat_edge(scale, key, model, z)
+        else:
+            u, v = _uniform_edge(n, z)
+        src[i] = u
+        dst[i] = v
+        z = matvec(stride, z[0], z[1], z[2], z[3], z[4])
 
 
 @njit(cache=True, parallel=True)
-def _generate_sampled(kind, pow2, stride, seed_state, start, end, scale, n, val0, val1, a, ab,
-                      abc, do_scramble, src, dst):
-    """Fill src/dst with edges [start, end); kind 1 R-MAT, 2 uniform G(n, m)."""
+def _generate_sampled(tables, seed_state, span, scale, key, model, src, dst):
+    """Fill src/dst with edges ``span`` = [start, end) of ``model`` (kind 1
+    R-MAT, 2 uniform G(n, m); ``_rmat_edge``'s)."""
+    pow2, stride = tables
+    start, end = span
     count = end - start
-    shift = _U64(64 - scale) if scale > 0 else _U64(0)
     for c in prange((count + _CHUNK - 1) // _CHUNK):
         lo = c * _CHUNK
         hi = min(lo + _CHUNK, count)
         st = skip(pow2, seed_state, 0, start + lo, 0)
-        z0, z1, z2, z3, z4 = st[0], st[1], st[2], st[3], st[4]
-        for i in range(lo, hi):
-            if kind == 1:
-                u, v = _rmat_edge(scale, shift, val0, val1, a, ab, abc, do_scramble,
-                                  z0, z1, z2, z3, z4)
-            else:
-                u, v = _uniform_edge(n, z0, z1, z2, z3, z4)
-            src[i] = u
-            dst[i] = v
-            z0, z1, z2, z3, z4 = matvec(stride, z0, z1, z2, z3, z4)
-
-
-def _generate(kind, pow2, stride, seed_state, start, end, scale, n, val0, val1, a, ab, abc,
-              do_scramble, src, dst, wgt):
-    """Fill src/dst with edges [start, end); kind 0 Kronecker (weights into ``wgt`` unless it
-    is empty), 1 R-MAT, 2 uniform G(n, m): the kernel of that kind."""
-    if kind == 0:
-        _generate_kronecker(pow2, stride, seed_state, start, end, scale, val0, val1, src, dst,
-                            wgt)
-    else:
-        _generate_sampled(kind, pow2, stride, seed_state, start, end, scale, n, val0, val1, a,
-                          ab, abc, do_scramble, src, dst)
+        _sampled_chunk(stride, st, scale, key, model, src[lo:hi], dst[lo:hi])
 
 
 def check_seed(seed) -> tuple[int, int]:
@@ -322,15 +332,21 @@ class _Stream:
         self.kind, self.scale, self.n = kind, scale, n
         self.seed_state = make_mrg_seed(s1, s2)
         val0, val1 = scramble_values(self.seed_state) if kind != 2 else (0, 0)
-        self.val0, self.val1 = np.uint64(val0), np.uint64(val1)
-        self.shape = (float(a), float(ab), float(abc), bool(do_scramble))
+        shift = _U64(64 - scale) if scale > 0 else _U64(0)
+        self.key = (shift, np.uint64(val0), np.uint64(val1))  # _scramble's
+        self.model = (np.int64(kind), np.int64(n), float(a), float(ab), float(abc),
+                      bool(do_scramble))
 
     def fill(self, start, end, src, dst, wgt):
-        """Edges [start, end) into src/dst (int64), weights into wgt unless it is empty."""
-        a, ab, abc, do_scramble = self.shape
-        _generate(self.kind, POW2, EDGE_STRIDE, self.seed_state, np.int64(start), np.int64(end),
-                  np.int64(self.scale), np.int64(self.n), self.val0, self.val1, a, ab, abc,
-                  do_scramble, src, dst, wgt)
+        """Edges [start, end) into src/dst (int64), weights into wgt unless it is empty: the
+        kernel of the kind (0 Kronecker, else ``_generate_sampled``)."""
+        span = (np.int64(start), np.int64(end))
+        if self.kind == 0:
+            _generate_kronecker((POW2, EDGE_STRIDE), self.seed_state, span,
+                                np.int64(self.scale), self.key, src, dst, wgt)
+        else:
+            _generate_sampled((POW2, EDGE_STRIDE), self.seed_state, span, np.int64(self.scale),
+                              self.key, self.model, src, dst)
 
 
 def kronecker_stream(scale: int, seed) -> _Stream:
