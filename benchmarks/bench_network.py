@@ -16,14 +16,21 @@ it predicts for more ranks on other networks.
    only the network model differs) and, third, the CPU seconds at the latency and bandwidth
    a ping-pong measures inside that run (with more ranks than cores, a message waits for
    its receiver to be scheduled). The means over the roots.
-3. ``ThreadComm`` in this process for each ``--model-procs`` (oversubscribed: one thread per
-   rank, one numba thread each): the predicted time per search on each ``--networks`` with
-   each exchange of the top-down levels (pipelined: thesis 5.2, ``graph500 run --pipeline``;
-   at-once: one alltoallv, the default), each root's fastest of ``--repeats``, split into compute,
-   communication and waiting, and the bytes sent.
+3. ``ThreadComm`` in this process for each ``--model-procs`` and ``--partitions`` (1d, 2d:
+   the mesh of ``mesh_shape(P)``; oversubscribed: one thread per rank, one numba thread
+   each): the predicted time per search on each ``--networks`` with and without the
+   overlap of ``graph500 run --pipeline`` (1D, "pipelined": a top-down level's exchange per
+   owner block, thesis 5.2, against "at-once", one alltoallv; 2D, "pipelined": the fold's
+   packets sent and claimed while the scan goes on, paper 001 4.3, against "at-once": sent
+   when the scan ends), each root's fastest of ``--repeats``, split into compute,
+   communication and waiting; the communication seconds of the exchange (``xchg``: the
+   ranks' mean time blocked for their own messages, not for late peers, in the alltoallv or
+   the packets of 1D, the fold's packets of 2D and, bottom-up, the rotation's bitmaps), the
+   share of them the overlap hides (1 - pipelined / at-once), and the bytes sent.
 
     python benchmarks/bench_network.py [--scale 16] [--roots 8] [--repeats 5] [--procs 2 4]
-        [--model-procs 2 4 8 16 32 64] [--model-roots 8]
+        [--model-procs 2 4 8 16 32 64] [--model-roots 8] [--partitions 1d 2d]
+        [--packet-bytes 65536]
         [--networks latency=1us,bandwidth=10GB/s latency=5us,bandwidth=1GB/s]
         [--algorithm direction-optimizing] [--prune sort-unique] [--json FILE]
 """
@@ -45,8 +52,11 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from bench_mpi import _mpiexec  # noqa: E402  (this folder: one copy of each)
 
 NETWORKS = ["latency=1us,bandwidth=10GB/s", "latency=5us,bandwidth=1GB/s"]
-# The 1D searcher's top-down exchange: pipelined (thesis 5.2) or all at once (the default).
+# The exchange overlapped with the computation (``--pipeline``: 1D thesis 5.2, 2D the fold
+# during the scan) or not (the default).
 EXCHANGES = {"pipelined": True, "at-once": False}
+# The operations of the exchange the overlap changes (blocked seconds: ``xchg``).
+EXCHANGE_OPS = ("alltoallv", "isend", "recv_packet")
 
 
 def _launch(procs: int, *args: str) -> dict:
@@ -126,24 +136,34 @@ def measured(comm, searcher, root: int) -> float:
     return float(comm.allreduce(time.perf_counter() - t0, "max"))
 
 
+def _exchanged(summary: dict) -> float:
+    """A rank's communication seconds in the exchange's operations (``EXCHANGE_OPS``): blocked
+    for its own messages, not waiting for late peers."""
+    return sum(summary["ops"].get(op, {"communication": 0.0})["communication"]
+               for op in EXCHANGE_OPS)
+
+
 def emulated_search(comm, searcher, root: int) -> list:
     """One search on an EmulatedComm: every rank's (virtual seconds, compute, communication,
-    wait, bytes), gathered on the real communicator (not counted)."""
+    wait, bytes, communication in the exchange), gathered on the real communicator (not
+    counted)."""
     comm.barrier()
     s0 = comm.summary()
     searcher.search(root)
     s1 = comm.summary()
     mine = [s1[k] - s0[k] for k in ("virtual_time", "compute", "communication", "wait",
-                                    "bytes")]
+                                    "bytes")] + [_exchanged(s1) - _exchanged(s0)]
     return comm.inner.allgather(mine)
 
 
 def _per_search(per_rank: list) -> list:
-    """One search from every rank's (virtual, compute, communication, wait, bytes): the
-    slowest rank's virtual seconds, the busiest rank's compute, the ranks' mean communication
-    and waiting, the bytes of all ranks."""
+    """One search from every rank's (virtual, compute, communication, wait, bytes, exchange's
+    communication): the slowest rank's virtual seconds, the busiest rank's compute, the
+    ranks' mean communication and waiting, the bytes of all ranks, the ranks' mean exchange
+    communication."""
     a = np.array(per_rank, dtype=np.float64)
-    return [a[:, 0].max(), a[:, 1].max(), a[:, 2].mean(), a[:, 3].mean(), a[:, 4].sum()]
+    return [a[:, 0].max(), a[:, 1].max(), a[:, 2].mean(), a[:, 3].mean(), a[:, 4].sum(),
+            a[:, 5].mean()]
 
 
 def _best(repeats: list) -> list:
@@ -182,19 +202,40 @@ def mpi_searches(out: str, scale: int, roots: int, repeats: int, latency: float,
             json.dump({"link": here, "searches": rows}, f)
 
 
+def _searchers(comm, scale: int, runs: list, algorithm: str, prune: str, partition: str,
+               packet_bytes: int | None):
+    """This rank's graph at ``scale`` (1D, or 2D on the mesh of ``mesh_shape`` with fold
+    packets of ``packet_bytes``) and, per run (network, exchange), its EmulatedComm and
+    searcher."""
+    from pygraph500.distributed import DistSearcher, build_dist, generate_local
+    from pygraph500.distributed.build2d import build_2d, mesh_comms
+    from pygraph500.distributed.grid import Grid2D, mesh_shape
+    from pygraph500.distributed.network import EmulatedComm, parse_network
+    from pygraph500.distributed.search2d import Searcher2D
+
+    wrapped = {run: EmulatedComm(comm, parse_network(run[0])) for run in runs}
+    edges = generate_local(comm, scale)
+    if partition == "1d":
+        graph = build_dist(comm, edges)
+        return wrapped, {run: DistSearcher(e, graph, prune, algorithm,
+                                           pipeline=EXCHANGES[run[1]])
+                         for run, e in wrapped.items()}
+    grid = Grid2D(1 << scale, *mesh_shape(comm.size), comm.rank)
+    graph = build_2d(comm, grid, edges, *mesh_comms(comm, grid),
+                     transpose=algorithm == "direction-optimizing")
+    return wrapped, {run: Searcher2D(e, graph, *mesh_comms(e, grid), algorithm,
+                                     packet_bytes=packet_bytes, pipeline=EXCHANGES[run[1]])
+                     for run, e in wrapped.items()}
+
+
 def model_rank(comm, scale: int, roots: list, repeats: int, networks: list, algorithm: str,
-               prune: str):
+               prune: str, partition: str = "1d", packet_bytes: int | None = None):
     import numba
 
-    from pygraph500.distributed import DistSearcher, build_dist, generate_local
-    from pygraph500.distributed.network import EmulatedComm, parse_network
-
     numba.set_num_threads(1)  # thread_time sees the rank's kernels on its own thread
-    graph = build_dist(comm, generate_local(comm, scale))
     runs = [(text, exchange) for text in networks for exchange in EXCHANGES]
-    wrapped = {run: EmulatedComm(comm, parse_network(run[0])) for run in runs}
-    searchers = {run: DistSearcher(e, graph, prune, algorithm, pipeline=EXCHANGES[run[1]])
-                 for run, e in wrapped.items()}
+    wrapped, searchers = _searchers(comm, scale, runs, algorithm, prune, partition,
+                                    packet_bytes)
     for searcher in searchers.values():
         for root in roots:  # warm-up: the searcher's buffers grow to their largest level
             searcher.search(root)
@@ -248,23 +289,29 @@ def model_table(args) -> list:
     print(f"# predicted ms per search (the median over {len(keys)} roots of each root's "
           f"fastest of {args.repeats} searches, after a warm-up search from every root): the "
           f"slowest rank's virtual time, the busiest rank's compute, the ranks' mean "
-          f"communication and wait; MB sent by all ranks")
-    print(f"{'P':>3} {'network':<30} {'exchange':<9} {'ms':>9} {'comp':>8} {'comm':>8} "
-          f"{'wait':>8} {'MB':>8}")
+          f"communication and wait, and mean communication of the exchange (xchg; hidden: "
+          f"1 - pipelined / at-once); MB sent by all ranks")
+    print(f"{'P':>3} {'part':<4} {'network':<34} {'exchange':<9} {'ms':>9} {'comp':>8} "
+          f"{'comm':>8} {'wait':>8} {'xchg':>8} {'hidden':>6} {'MB':>8}")
     rows = []
     for procs in args.model_procs:
-        t0 = time.perf_counter()
-        ranks = ThreadComm.run(procs, model_rank, args.scale, keys, args.repeats,
-                               args.networks, args.algorithm, args.prune, timeout=1800.0)
-        for (text, exchange), searches in ranks[0].items():
-            per = np.median([_best(r) for r in searches], axis=0)
-            print(f"{procs:>3} {text:<30} {exchange:<9} {per[0] * 1e3:>9.3f} "
-                  f"{per[1] * 1e3:>8.3f} {per[2] * 1e3:>8.3f} {per[3] * 1e3:>8.3f} "
-                  f"{per[4] / 1e6:>8.3f}", flush=True)
-            rows.append({"procs": procs, "network": text, "exchange": exchange,
-                         "searches": searches})
-        print(f"#   (P = {procs}: {time.perf_counter() - t0:.0f} s of this machine)",
-              flush=True)
+        for partition in args.partitions:
+            t0 = time.perf_counter()
+            ranks = ThreadComm.run(procs, model_rank, args.scale, keys, args.repeats,
+                                   args.networks, args.algorithm, args.prune, partition,
+                                   args.packet_bytes, timeout=3600.0)
+            per = {run: np.median([_best(r) for r in searches], axis=0)
+                   for run, searches in ranks[0].items()}
+            for (text, exchange), p in per.items():
+                off = per[text, "at-once"][5]
+                hidden = f"{1 - p[5] / off:>6.2f}" if exchange == "pipelined" and off else ""
+                print(f"{procs:>3} {partition:<4} {text:<34} {exchange:<9} {p[0] * 1e3:>9.3f} "
+                      f"{p[1] * 1e3:>8.3f} {p[2] * 1e3:>8.3f} {p[3] * 1e3:>8.3f} "
+                      f"{p[5] * 1e3:>8.3f} {hidden:>6} {p[4] / 1e6:>8.3f}", flush=True)
+                rows.append({"procs": procs, "partition": partition, "network": text,
+                             "exchange": exchange, "searches": ranks[0][text, exchange]})
+            print(f"#   (P = {procs}, {partition}: {time.perf_counter() - t0:.0f} s of this "
+                  f"machine, load average {os.getloadavg()[0]:.2f})", flush=True)
     return rows
 
 
@@ -276,6 +323,9 @@ def main() -> None:
     ap.add_argument("--procs", type=int, nargs="*", default=[2, 4])
     ap.add_argument("--model-procs", type=int, nargs="*", default=[2, 4, 8, 16, 32, 64])
     ap.add_argument("--model-roots", type=int, default=8)
+    ap.add_argument("--partitions", nargs="+", choices=["1d", "2d"], default=["1d"])
+    ap.add_argument("--packet-bytes", type=int, help="2d: the fold's packets (default: "
+                    "search2d.PACKET_BYTES, 64 KB)")
     ap.add_argument("--networks", nargs="+", default=NETWORKS)
     ap.add_argument("--algorithm", default="direction-optimizing")
     ap.add_argument("--prune", default="sort-unique")
@@ -295,7 +345,8 @@ def main() -> None:
     cores = os.cpu_count() or 1
     print(f"# {time.strftime('%Y-%m-%d %H:%M')} {platform.processor() or platform.machine()}, "
           f"{cores} cores, Python {platform.python_version()}; SCALE {args.scale}, "
-          f"{args.algorithm}, --prune {args.prune}, one thread per rank; load average "
+          f"{args.algorithm}, --prune {args.prune}, 2D packets of "
+          f"{args.packet_bytes or 'the default'} bytes, one thread per rank; load average "
           f"{os.getloadavg()[0]:.2f} at the start")
     net = _launch(2, "--pingpong") if args.procs else None
     if net is not None:

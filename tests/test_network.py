@@ -297,6 +297,42 @@ def test_packets_to_one_peer_follow_each_other():
     assert receiver == pytest.approx([1.5 * US, 1.8 * US], rel=1e-12)
 
 
+def test_a_poll_takes_only_packets_that_have_arrived():
+    """Rank 0 sends 500 then 300 bytes to rank 2 at 0 (arriving at 1.5 and 1.8 us), rank 1
+    sends 100 bytes at 0.1 us (arriving at 1.2 us) after them in real time. Rank 2 polls at
+    1.0 us (nothing yet), then at 1.6 us: rank 1's packet, then rank 0's first, never
+    blocked; the blocking receive waits 0.2 us for the last, all of it communication."""
+    def body(comm):
+        fake = FakeClock()
+        e = EmulatedComm(comm, NET, clock=fake)
+        if comm.rank == 0:
+            reqs = [e.isend(np.full(n, 0, dtype=np.uint8), 2) for n in (500, 300)]
+        comm.barrier()  # real order: rank 0's packets first
+        if comm.rank == 1:
+            fake.t = 0.1 * US
+            reqs = [e.isend(np.full(100, 1, dtype=np.uint8), 2)]
+        comm.barrier()
+        if comm.rank != 2:
+            for q in reqs:
+                q.wait()
+            return None
+        fake.t = 1.0 * US
+        got = [e.recv_packet(block=False)]
+        fake.t = 1.6 * US
+        got += [e.recv_packet(block=False) for _ in range(3)]
+        after_polls = e.summary()
+        got.append(e.recv_packet())
+        return got, after_polls, e.summary()
+
+    got, polled, end = ThreadComm.run(3, body)[2]
+    assert got[0] is None and got[3] is None
+    assert [(s, p.shape[0]) for s, p in got[1:3] + got[4:]] == [(1, 100), (0, 500), (0, 300)]
+    assert (polled["virtual_time"], polled["communication"], polled["wait"]) == \
+        pytest.approx((1.6 * US, 0.0, 0.0), abs=1e-15)
+    assert (end["virtual_time"], end["communication"], end["wait"]) == \
+        pytest.approx((1.8 * US, 0.2 * US, 0.0), rel=1e-9, abs=1e-15)
+
+
 # ---- the distributed BFS under the wrapper ------------------------------------------------------
 
 SCALE = 10
@@ -358,7 +394,7 @@ def _check_bfs(size, algorithm, plain, wrapped, pipeline=False):
         assert sent["allreduce"] == 16 * rounds * len(levels["direction"]) + first
 
 
-def _bfs_2d(comm, wrap, algorithm, roots):
+def _bfs_2d(comm, wrap, algorithm, roots, pipeline=False):
     numba.set_num_threads(1)
     if wrap:
         comm = EmulatedComm(comm, NET)
@@ -366,7 +402,7 @@ def _bfs_2d(comm, wrap, algorithm, roots):
     row_comm, col_comm = mesh_comms(comm, grid)
     graph = build_2d(comm, grid, generate_local(comm, SCALE), row_comm, col_comm,
                      transpose=algorithm == "direction-optimizing")
-    searcher = Searcher2D(comm, graph, row_comm, col_comm, algorithm)
+    searcher = Searcher2D(comm, graph, row_comm, col_comm, algorithm, pipeline=pipeline)
     out = []
     for root in roots:
         before = comm.summary()["ops"].get("isend", {"bytes": 0})["bytes"] if wrap else 0
@@ -376,13 +412,15 @@ def _bfs_2d(comm, wrap, algorithm, roots):
     return out
 
 
+@pytest.mark.parametrize("pipeline", [False, True])
 @pytest.mark.parametrize("algorithm", ["topdown-queue", "direction-optimizing"])
-def test_2d_search_under_the_wrapper(algorithm):
-    """Sub-communicators and packets: valid trees reaching what the plain run reaches; the
-    packets' bytes are the fold's (its rotation's bitmaps besides, bottom-up)."""
+def test_2d_search_under_the_wrapper(algorithm, pipeline):
+    """Sub-communicators and packets, the fold after the scan or overlapped with it: valid
+    trees reaching what the plain run reaches; the packets' bytes are the fold's (its
+    rotation's bitmaps besides, bottom-up)."""
     edges = kronecker(SCALE)
-    plain = ThreadComm.run(4, _bfs_2d, False, algorithm, ROOTS)
-    wrapped = ThreadComm.run(4, _bfs_2d, True, algorithm, ROOTS)
+    plain = ThreadComm.run(4, _bfs_2d, False, algorithm, ROOTS, pipeline)
+    wrapped = ThreadComm.run(4, _bfs_2d, True, algorithm, ROOTS, pipeline)
     for t, root in enumerate(ROOTS):
         parents = []
         for run in (plain, wrapped):

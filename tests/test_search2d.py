@@ -18,7 +18,8 @@ from pygraph500.distributed import SerialComm, ThreadComm, generate_local, searc
 from pygraph500.distributed.build2d import build_2d, mesh_comms
 from pygraph500.distributed.fold_codec import HEADER_BYTES
 from pygraph500.distributed.grid import Grid2D, mesh_shape, parse_grid
-from pygraph500.distributed.search2d import COMPRESS_MODES, LEVEL_FIELDS_2D, Searcher2D
+from pygraph500.distributed.search2d import (COMPRESS_MODES, FOLD_MODES, LEVEL_FIELDS_2D,
+                                             Searcher2D)
 from pygraph500.errors import InputError
 
 MESHES = [(1, 1), (1, 2), (2, 1), (2, 2), (2, 3), (1, 3)]
@@ -321,6 +322,76 @@ def test_search_matches_scipy_in_both_formats(mesh, algorithm, search_graph):
     assert (bottom_up > 0) == (algorithm == "direction-optimizing")
 
 
+def _overlap_rank(comm, grid, row_comm, col_comm, scale, algorithm, roots):
+    """Every fold and compress mode with the fold overlapped (``pipeline``) and not, from
+    every root: per (fold, compress, pipeline) and root, (parent, levels, the bytes of every
+    fold packet this rank sent, in order)."""
+    edges = generate_local(comm, scale)
+    graph = build_2d(comm, grid, edges, row_comm, col_comm,
+                     transpose=algorithm == "direction-optimizing")
+    packets = []
+    send = row_comm.isend
+
+    def kept(packet, dest, tag=0):
+        if tag == search2d._TAG:
+            packets.append((int(dest), np.asarray(packet).tobytes()))
+        return send(packet, dest, tag)
+
+    row_comm.isend = kept
+    out = {}
+    for fold in FOLD_MODES:
+        for mode in COMPRESS_MODES:
+            for pipeline in (False, True):
+                searcher = Searcher2D(comm, graph, row_comm, col_comm, algorithm, mode,
+                                      packet_bytes=PACKET, fold=fold, pipeline=pipeline)
+                runs = out[fold, mode, pipeline] = []
+                for root in roots:
+                    packets.clear()
+                    res = searcher.search(root)
+                    runs.append((res.parent, res.levels, list(packets)))
+    return out
+
+
+@pytest.mark.parametrize("algorithm", ALGORITHMS_2D)
+@pytest.mark.parametrize("mesh", [(2, 2), (2, 3)])
+def test_overlapped_fold_sends_what_the_plain_fold_sends(mesh, algorithm, search_graph,
+                                                        monkeypatch):
+    """``pipeline`` (the fold's packets sent and claimed while the scan goes on, the first 4
+    own pairs of a level deferred) against the fold after the scan, in every
+    fold and compress mode: valid trees with scipy's depths, every rank's packets byte for
+    byte in the same order, and every per-level count but which claim of a vertex came first
+    and the times."""
+    monkeypatch.setattr(search2d, "DEFERRED_PAIRS", 4)
+    edges, roots, depths = search_graph
+    n = edges.num_vertices
+    size = mesh[0] * mesh[1]
+    ranks = _on_mesh(mesh, _overlap_rank, n, SEARCH_SCALE, algorithm, roots)
+    same = [f for f in LEVEL_FIELDS_2D if not f.endswith("time") and not f.startswith("enq")]
+    for fold in FOLD_MODES:
+        for mode in COMPRESS_MODES:
+            for t, root in enumerate(roots):
+                for pipeline in (False, True):
+                    parent = np.empty(n, dtype=np.int64)
+                    for p in range(size):
+                        parent[p::size] = ranks[p][fold, mode, pipeline][t][0]
+                    rep = validate(edges, parent, root)
+                    assert rep.valid, (fold, mode, pipeline, root, rep.message)
+                    np.testing.assert_array_equal(_tree_depth(parent, root), depths[t])
+                for p in range(size):
+                    off = ranks[p][fold, mode, False][t]
+                    on = ranks[p][fold, mode, True][t]
+                    assert on[2] == off[2], (fold, mode, root, p)
+                    for field in same:
+                        np.testing.assert_array_equal(on[1][field], off[1][field],
+                                                      err_msg=f"{field} {fold} {mode} {p}")
+                    found = [lv["enqueued_local"] + lv["enqueued_received"]
+                             for lv in (on[1], off[1])]
+                    np.testing.assert_array_equal(*found)
+                if t == 0:  # the first root reaches the giant component: many packets
+                    assert sum(len(ranks[p][fold, mode, True][t][2]) for p in range(size)) > \
+                        size * (mesh[1] - 1) * len(ranks[0][fold, mode, True][t][1]["queue"])
+
+
 def test_searcher_rejects_what_it_cannot_do():
     def body(comm, grid, row_comm, col_comm):
         graph = build_2d(comm, grid, generate_local(comm, 6), row_comm, col_comm,
@@ -348,13 +419,14 @@ def _run(tmp_path, name, *extra):
 
 
 def test_run_partition_2d_on_one_process(tmp_path, capsys):
-    doc = _run(tmp_path, "2d", "--partition", "2d")
+    doc = _run(tmp_path, "2d", "--partition", "2d", "--pipeline")
     embedded = _run(tmp_path, "embedded")
     dist1d = _run(tmp_path, "1d", "--distributed")
     assert capsys.readouterr().out.count("SCALE:") == 3
     params = doc["parameters"]
     assert params["partition"] == "2d" and params["grid"] == [1, 1]
     assert params["compress"] == "vlq" and doc["distributed"]["partition"] == "2d"
+    assert doc["distributed"]["pipeline"] is True
     assert doc["valid"] and len(doc["runs"]) == 4
     assert doc["roots"] == embedded["roots"] == dist1d["roots"]
     nedge = [r["nedge"] for r in doc["runs"]]

@@ -92,7 +92,6 @@ def test_the_rules_between_specs(kw, param):
      "--sort-vertices runs on the CPU backend only"),
     (["--threads", "100000"], "--threads must be in [1, "),
     (["--pipeline"], "--pipeline applies to distributed runs only"),
-    (["--partition", "2d", "--pipeline"], "--pipeline applies to partition 1d"),
 ])
 def test_the_cli_says_the_parameter_as_its_flag(argv, line, capsys):
     scale = [] if "--scale" in argv else ["--scale", "6"]

@@ -156,8 +156,10 @@ class ExecutionSpec:
     """Where it runs: ``threads`` (None: every core), the array ``backend``, and the
     distributed engine's processes (``distributed``: even without an MPI launcher), its
     ``partition`` (1D, or paper 001's 2D mesh with its ``grid``, fold ``compress``ion and
-    ``fold``: what the fold sends), the 1D engine's ``prune`` and ``pipeline`` (each peer's
-    block sent while the next is pruned, thesis 5.2; by default one alltoallv a level), and
+    ``fold``: what the fold sends), the 1D engine's ``prune``, and ``pipeline`` (the exchange
+    overlapped with the computation: 1D each peer's block sent while the next is pruned,
+    thesis 5.2; 2D the fold's packets sent while the scan goes on, paper 001 4.3; by default
+    one alltoallv a level, or the packets sent when the scan ends), and
     an emulated ``network`` under it (``distributed.network``:
     "latency=2us,bandwidth=10GB/s"; default: ``PYGRAPH500_NETWORK``)."""
 

@@ -5,7 +5,8 @@ Rank r generates its own range of tuples as in 1D; kernel 1 builds its edge bloc
 with the vertices of each owner sorted by degree or not (``distributed.build2d``;
 ``sort_vertices``: the command line's default with ``--partition 2d`` is degree, the
 paper's); the searches are ``distributed.Searcher2D`` (expand in the processor-column, fold
-in the processor-row: ``compress`` says how pairs are coded, ``fold`` which are sent).
+in the processor-row: ``compress`` says how pairs are coded, ``fold`` which are sent,
+``pipeline`` whether they travel while the scan goes on).
 Before the first search (untimed) the tuples are 2D-partitioned once for validation
 (``distributed.validate2d``: each validation then talks only within rows and columns), and
 the generated range is dropped. Roots, timing and the result are the 1D
@@ -19,8 +20,8 @@ from ..backend.memory import BASELINE_BYTES, require_memory
 from ..distributed import generate_local, vertex_dtype
 from ..distributed.build2d import build_2d, mesh_comms
 from ..distributed.grid import Grid2D, parse_grid
-from ..distributed.search2d import (COMPRESS_MODES, DEFAULT_COMPRESS, DEFAULT_FOLD, FOLD_MODES,
-                                    PACKET_BYTES, Searcher2D)
+from ..distributed.search2d import (COMPRESS_MODES, DEFAULT_COMPRESS, DEFAULT_FOLD,
+                                    DEFERRED_PAIRS, FOLD_MODES, PACKET_BYTES, Searcher2D)
 from ..distributed.validate2d import count_component_edges_2d, distribute_tuples, validate_2d
 from ..errors import InputError
 from ..generator import kronecker
@@ -40,9 +41,6 @@ def check_2d(config: RunConfig, comm) -> tuple[int, int]:
         raise InputError("prune applies to partition 1d (the 2D fold sends each vertex once "
                          "per search and process, or with fold paper every edge: compress "
                          "says how)", "prune")
-    if config.execution.pipeline:
-        raise InputError("pipeline applies to partition 1d (the 2D fold's packets travel while "
-                         "the scan goes on)", "pipeline")
     if config.execution.backend == "gpu":
         raise InputError("partition 2d runs on the CPU (backend cpu)", "partition")
     if config.search.weighted:
@@ -66,7 +64,8 @@ def check_2d(config: RunConfig, comm) -> tuple[int, int]:
 def estimate_rank_bytes_2d(num_vertices: int, num_edges: int, rows: int, cols: int) -> int:
     """Peak bytes of one rank: its generated tuples, then kernel 1's messages and its block
     in both orientations (column and row CSR), the validation tuples (u, v, global index),
-    and the search's row- and column-block bitmaps and packets, all at their worst case."""
+    and the search's row- and column-block bitmaps, packets and deferred own pairs, all at
+    their worst case."""
     size = rows * cols
     m = -(-num_edges // size)
     entries = 2 * m
@@ -76,7 +75,8 @@ def estimate_rank_bytes_2d(num_vertices: int, num_edges: int, rows: int, cols: i
     kernel1 = entries * 2 * b * 2 + entries * b          # send, receive, column rows
     csr = 2 * (entries * b + 8 * block * max(rows, cols))
     tuples = m * (2 * b + 8)
-    search = block * (rows + cols) * 2 + PACKET_BYTES * cols * 4 + 64 * block
+    search = block * (rows + cols) * 2 + PACKET_BYTES * cols * 4 + 64 * block + \
+        16 * DEFERRED_PAIRS
     return BASELINE_BYTES + generated + max(kernel1, tuples) + csr + search
 
 
@@ -105,7 +105,8 @@ class Distributed2DEngine(DistributedEngine):
 
     def searcher(self, graph):
         return Searcher2D(self.comm, graph, self.row_comm, self.col_comm,
-                          self.config.search.algorithm, self.compress, fold=self.fold)
+                          self.config.search.algorithm, self.compress, fold=self.fold,
+                          pipeline=self.config.execution.pipeline)
 
     def warm_up(self) -> None:
         comm, seed = self.comm, self.config.graph.seed
@@ -157,6 +158,7 @@ class Distributed2DEngine(DistributedEngine):
             "layout": grid.describe(),
             "compress": self.compress,
             "fold": self.fold,
+            "pipeline": self.config.execution.pipeline,
             "sort_vertices": self.config.sort_vertices or "none",
             "packet_bytes": PACKET_BYTES,
             "num_processes": comm.size,

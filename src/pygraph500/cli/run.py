@@ -94,10 +94,12 @@ def add(sub) -> None:
                         "processor-rows in compressed packets). 2d alone runs the 2D engine "
                         "on one process")
     p.add_argument("--pipeline", action="store_true",
-                   help="distributed 1D runs: a top-down level's exchange pipelined (thesis "
-                        "5.2): each peer's block pruned and sent while the next is pruned, "
-                        "the received blocks claimed as they arrive; the same bytes and trees "
-                        "as the default, one alltoallv a level (thesis 4.3.2)")
+                   help="distributed runs: the exchange overlapped with the computation. 1D "
+                        "(thesis 5.2): a top-down level's exchange pipelined, each peer's "
+                        "block pruned and sent while the next is pruned (default: one "
+                        "alltoallv a level); 2D (paper 001 4.3): the fold's packets sent and "
+                        "claimed while the scan goes on (default: sent when the scan ends). "
+                        "The same bytes and trees as without it")
     p.add_argument("--network", metavar="SPEC", default=None,
                    help="emulate a network between the distributed engine's processes "
                         "(implies --distributed): latency=2us,bandwidth=10GB/s"

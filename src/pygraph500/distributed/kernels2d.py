@@ -5,8 +5,8 @@ A scan writes the pairs for each processor-row peer ``k`` into its own packet bu
 ``bufs[k]`` (``fold_codec``: a header, then the pairs); pairs for the rank itself are claimed
 on the spot (never encoded). When a packet cannot take one more pair the scan writes its
 header and returns ``k`` (``vlq``: the body, as ``fold_codec``'s functions take it); the
-caller sends it and calls again: ``state`` holds where the scan
-stopped, so packets leave while the scan goes on (pipelined with the receiving).
+caller sends it (or keeps it) and calls again: ``state`` holds where the scan stopped, so
+packets can leave while the scan goes on (``Searcher2D``'s ``pipeline``).
 
 The pair of a top-down level is (column index of u, sorted local id of v at its owner): u
 ascends as the frontier is scanned in order, so its deltas are small (section 4.2). The pair
@@ -23,8 +23,8 @@ from ..primitives import cttz
 from ..primitives.bitmaps import BIT_MASK, ONE, WORD_SHIFT
 from .fold_codec import HEADER_BYTES, append_pair, body_flags, pair_bytes_max, write_header
 
-__all__ = ["td_scan", "bu_scan", "claim_pairs", "assemble_frontier", "ST_EXAMINED",
-           "ST_PAIRS", "ST_LOCAL", "ST_CLAIMED", "ST_DEGSUM"]
+__all__ = ["td_scan", "bu_scan", "claim_pairs", "claim_deferred", "assemble_frontier",
+           "ST_EXAMINED", "ST_PAIRS", "ST_LOCAL", "ST_CLAIMED", "ST_DEGSUM"]
 
 ST_EXAMINED, ST_PAIRS, ST_LOCAL, ST_CLAIMED, ST_DEGSUM = 0, 1, 2, 3, 4
 
@@ -55,6 +55,17 @@ def claim(s, u, visited, order, parent, nextbits, queue, qlen, degree, stats):
     return qlen + 1
 
 
+@njit(cache=True)
+def claim_deferred(deferred, count, visited, order, parent, nextbits, queue, qlen, degree,
+                   stats):
+    """Claim the first ``count`` deferred (u, sorted local id) pairs of this rank's own
+    vertices, in order; returns the queue length."""
+    for t in range(count):
+        qlen = claim(deferred[t, 1], deferred[t, 0], visited, order, parent, nextbits, queue,
+                     qlen, degree, stats)
+    return qlen
+
+
 @njit(inline="always")
 def _emit(k, a, b, bufs, fill, prev, npairs, width, vlq):
     """Append (a, b) to peer k's packet (``prev[k]``: its last pair); True when the packet is
@@ -79,14 +90,17 @@ def _below(bit_count):
 @njit(cache=True)
 def td_scan(state, colbits, cindptr, cindices, block, me, col_u0, size, sent, dedup, visited,
             order, parent, nextbits, queue, qlen, degree, bufs, fill, prev, npairs, width, vlq,
-            stats):
+            stats, deferred):
     """Top-down: every entry u -> v of the column frontier (``colbits``), u ascending. A v of
     another owner is sent unless its bit in ``sent`` (over the row-block) is set; ``dedup``
     sets the bit as v is sent, so each v goes once per search (the thesis's pruning, by
     test-and-set instead of a sort); without it only the vertices known visited are skipped
-    and every other edge is sent (paper 001, Task A). A v of this rank is claimed.
-    ``state``: (next column index, next entry or -1) where a full packet stopped the scan.
-    Returns (peer whose packet is full or -1 when done, queue length)."""
+    and every other edge is sent (paper 001, Task A). A v of this rank is claimed, or while
+    the ``deferred`` buffer (rows of (u, s); empty: none) has room kept there for the caller
+    to claim (``claim_deferred``) while the level's last packets travel.
+    ``state``: (next column index, next entry or -1) where a full packet stopped the scan,
+    the pairs in ``deferred``. Returns (peer whose packet is full or -1 when done, queue
+    length)."""
     nwords = colbits.shape[0]
     c0 = state[0]
     w = c0 >> 6
@@ -117,8 +131,13 @@ def td_scan(state, colbits, cindptr, cindices, block, me, col_u0, size, sent, de
                 if k == me:
                     pairs += 1
                     local += 1
-                    qlen = claim(r - k * block, u, visited, order, parent, nextbits, queue,
-                                 qlen, degree, stats)
+                    if state[2] < deferred.shape[0]:
+                        deferred[state[2], 0] = u
+                        deferred[state[2], 1] = r - k * block
+                        state[2] += 1
+                    else:
+                        qlen = claim(r - k * block, u, visited, order, parent, nextbits,
+                                     queue, qlen, degree, stats)
                     continue
                 if _test(sent, r):
                     continue

@@ -49,7 +49,12 @@ network):
 - ``bcast``: a binomial tree from the root; a sender's messages leave one round apart.
 - ``isend`` / ``recv_packet``: a packet leaves when its link is free (one after another to
   one peer), arrives ``latency + n / bandwidth`` later; a send's ``wait`` ends when its bytes
-  have left. A message to oneself costs nothing.
+  have left. A message to oneself costs nothing. A receive takes the packet of the earliest
+  arrival among those the real communicator has delivered; one that does not block
+  (``block=False``, a poll, as MPI's Iprobe inside a computation) returns None while that
+  arrival is still ahead of the rank's clock, so a rank that polls between two pieces of
+  work never waits for a packet still on the wire: communication overlapped with compute
+  costs only what is left of it when the rank blocks.
 
 Bytes are a Python object's pickled size (what MPIComm sends), an array's bytes, 8 for a
 number. To know when messages arrive, every collective first allgathers the ranks' clocks on
@@ -246,7 +251,8 @@ class RankClock:
         self.read = read
         self.mark = read()
         self.now = self.compute = self.communication = self.wait = 0.0
-        self.ops: dict = {}  # operation -> [calls, messages, bytes, seconds blocked]
+        # operation -> [calls, messages, bytes, seconds blocked, of them communication]
+        self.ops: dict = {}
 
     def enter(self) -> float:
         """The clock now: the compute since the last call added."""
@@ -262,7 +268,7 @@ class RankClock:
         self.mark = self.read()
 
     def count(self, op: str, messages: int, nbytes: int) -> None:
-        row = self.ops.setdefault(op, [0, 0, 0, 0.0])
+        row = self.ops.setdefault(op, [0, 0, 0, 0.0, 0.0])
         row[0] += 1
         row[1] += int(messages)
         row[2] += int(nbytes)
@@ -276,10 +282,12 @@ class RankClock:
         self.communication += comm
         self.wait += blocked - comm
         self.now += blocked
-        self.ops.setdefault(op, [0, 0, 0, 0.0])[3] += blocked
+        row = self.ops.setdefault(op, [0, 0, 0, 0.0, 0.0])
+        row[3] += blocked
+        row[4] += comm
 
     def summary(self) -> dict:
-        ops = {k: dict(zip(("calls", "messages", "bytes", "seconds"), v))
+        ops = {k: dict(zip(("calls", "messages", "bytes", "seconds", "communication"), v))
                for k, v in sorted(self.ops.items())}
         return {"virtual_time": self.now, "compute": self.compute,
                 "communication": self.communication, "wait": self.wait,
@@ -334,6 +342,8 @@ class EmulatedComm(Comm):
             clock = RankClock(clock or default_clock(network))
         self.clock = clock
         self._free: dict = {}  # peer -> when the link to it is free (packets)
+        self._held: list = []  # (arrival, order received, tag, source, body): not yet read
+        self._received = 0
 
     def virtual_time(self) -> float:
         """This rank's virtual clock now (seconds since the communicator was wrapped)."""
@@ -343,7 +353,8 @@ class EmulatedComm(Comm):
 
     def summary(self) -> dict:
         """This rank's totals: virtual_time, compute, communication, wait (seconds), bytes
-        and messages sent, and per operation its calls, messages, bytes, seconds blocked."""
+        and messages sent, and per operation its calls, messages, bytes, seconds blocked and
+        the communication among them (the rest: waiting for late peers)."""
         self.virtual_time()
         return self.clock.summary()
 
@@ -451,19 +462,32 @@ class EmulatedComm(Comm):
 
     def recv_packet(self, tag=0, block=True):
         t = self.clock.enter()
-        got = self.inner.recv_packet(tag, block)
-        if got is None:
+        while (got := self.inner.recv_packet(tag, False)) is not None:
+            self._hold(tag, *got)
+        mine = [h for h in self._held if h[2] == tag]
+        first = min(mine, default=None)
+        if first is None and block:
+            self._hold(tag, *self.inner.recv_packet(tag, True))
+            first = self._held[-1]
+        if first is None or (not block and first[0] > t):  # none here yet, virtually
             self.clock.leave()
             return None
-        source, wire = got
-        body = wire[:-TRAILER]
-        arrival = float(np.frombuffer(wire[-TRAILER:].tobytes(), dtype=np.float64)[0])
+        self._held.remove(first)
+        arrival, _, _, source, body = first
         own = 0.0 if source == self.rank else float(self.network.cost(source, self.rank,
                                                                       body.shape[0]))
         self.clock.count("recv_packet", 0, 0)
         self.clock.settle("recv_packet", t, arrival, own)
         self.clock.leave()
         return source, body
+
+    def _hold(self, tag: int, source: int, wire: np.ndarray) -> None:
+        """Keep a packet the real communicator delivered until its virtual arrival (the
+        time in its last bytes); the order received breaks ties (one source's packets
+        arrive in the order sent)."""
+        arrival = float(np.frombuffer(wire[-TRAILER:].tobytes(), dtype=np.float64)[0])
+        self._held.append((arrival, self._received, tag, source, wire[:-TRAILER]))
+        self._received += 1
 
 
 def emulated(comm, network: Network | None = None, clock=None):

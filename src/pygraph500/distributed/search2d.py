@@ -1,5 +1,6 @@
 """Distributed BFS over the 2D mesh (paper 001, Algorithm II): expand in the processor-column,
-fold in the processor-row, compressed packets sent while the scan goes on.
+fold in the processor-row in compressed packets (with ``pipeline``, sent and claimed while the
+scan goes on).
 
 One level on rank (i, j) (``Searcher2D``):
 
@@ -14,10 +15,28 @@ One level on rank (i, j) (``Searcher2D``):
    bottom-up level tells a rank of other owners' visited vertices). Pairs go in packets of
    ``PACKET_BYTES`` (``fold_codec``: u as a delta, v as its local id at its owner, both VLQ,
    or with ``fold="paper"`` v in 4 fixed bytes as the paper's; ``--compress none``: raw
-   pairs); a full packet leaves at once with a non-blocking send,
-   and packets that have arrived are decoded and claimed between scans (the sender and
-   receiver tasks of Algorithm II, interleaved in one thread per rank). Each peer's last
-   packet of a level says so; the level ends when every peer's has arrived.
+   pairs). Each peer's last packet of a level says so; the level ends when every peer's has
+   arrived.
+
+   ``pipeline`` (``--pipeline``; paper 001 section 4.3, communication overlapped with
+   computation): a full packet leaves at once with a non-blocking send while the scan goes
+   on, and between two packets the rank claims the packets that have arrived (a poll,
+   ``recv_packet(block=False)``: MPI's Iprobe). These are the sender and receiver tasks of
+   Algorithm II interleaved in the rank's one thread instead of the paper's threads: the
+   scan is compiled code that holds the interpreter's lock (no ``nogil``), so a Python
+   thread for the messages could not run beside it, and the scan already stops at every
+   full packet, so the progress points cost no extra pass. On the emulated network a poll
+   delivers only packets whose virtual arrival has passed, so an early claim never waits.
+   A top-down level's first ``DEFERRED_PAIRS`` pairs for the rank's own vertices are kept
+   and claimed after the last packets have been sent, so that their latency passes while
+   the rank computes. Without ``pipeline`` the full packets are kept until the scan ends,
+   then sent, then the peers' are received and claimed: the same packets, bytes and
+   per-level counts, with the exchange after the scan.
+   The expand is not overlapped with the previous level's tail: the rank's part is its whole
+   next frontier, complete only when the last peer's packet has been claimed, its form (ids
+   or bitmap) follows from its final size, and the level loop's termination allreduce (and
+   Beamer's switch) sits between the two; sending the own claims ahead would add a message
+   and bytes to every level.
 3. **bottom-up** levels (direction-optimizing, Beamer's switch as in 1D; the 2D form of
    Beamer, Buluc, Asanovic and Patterson, SC 2012): after the expand, the row-block is scanned
    one owner's segment at a time, in C steps round the processor-row: at step t rank j scans
@@ -45,11 +64,10 @@ import numpy as np
 
 from ..errors import InputError
 from .build2d import DistGraph2D
-from .comm import yield_core
 from .fold_codec import (FLAG_LAST, HEADER_BYTES, VLQ_FIXED_B, body_flags, decode_into,
                          write_header)
 from .kernels2d import (ST_CLAIMED, ST_DEGSUM, ST_EXAMINED, ST_LOCAL, ST_PAIRS,
-                        assemble_frontier, bu_scan, claim_pairs, td_scan)
+                        assemble_frontier, bu_scan, claim_deferred, claim_pairs, td_scan)
 from .level_loop import LEVEL_FIELDS, LevelLoop
 from .modes import DEFAULT_DIST_ALGORITHM, DIST_ALGORITHMS
 from .partition import vertex_dtype
@@ -63,6 +81,9 @@ FOLD_MODES = ("dedup", "paper")
 DEFAULT_FOLD = "dedup"
 PAPER_ID_BYTES = 8  # fold "paper": a vertex id uncompressed, as the paper counts it
 PACKET_BYTES = 1 << 16  # bytes of a fold packet (read when a searcher is made)
+# pipeline: a top-down level's first pairs for the rank's own vertices, kept to be claimed
+# while the level's last packets travel
+DEFERRED_PAIRS = 1 << 13
 _TAG = 7      # fold packets
 _ROTATE = 8   # bottom-up: a segment's done bitmap handed along the processor-row
 
@@ -85,13 +106,15 @@ def _set_bits(bits: np.ndarray, ids: np.ndarray) -> None:
 class Searcher2D(LevelLoop):
     """Searches of one DistGraph2D (see the module docstring); buffers are kept from search to
     search. ``algorithm``: "topdown-queue" or "direction-optimizing" (needs the row CSR);
-    ``compress``: "vlq" or "none"; ``fold``: "dedup" or "paper"."""
+    ``compress``: "vlq" or "none"; ``fold``: "dedup" or "paper"; ``pipeline``: the fold's
+    packets sent and claimed while the scan goes on (else after it)."""
 
     fields = LEVEL_FIELDS_2D
 
     def __init__(self, comm, graph: DistGraph2D, row_comm, col_comm,
                  algorithm: str = DEFAULT_DIST_ALGORITHM, compress: str = DEFAULT_COMPRESS,
-                 packet_bytes: int | None = None, fold: str = DEFAULT_FOLD):
+                 packet_bytes: int | None = None, fold: str = DEFAULT_FOLD,
+                 pipeline: bool = False):
         if algorithm not in DIST_ALGORITHMS:
             raise InputError(f"the distributed engine runs {' or '.join(DIST_ALGORITHMS)}; "
                              f"got {algorithm!r}")
@@ -112,6 +135,7 @@ class Searcher2D(LevelLoop):
         self.comm, self.row_comm, self.col_comm = comm, row_comm, col_comm
         self.graph, self.grid = graph, grid
         self.dedup = fold == "dedup"
+        self.pipeline = bool(pipeline)
         # the packet body (fold_codec): raw, delta + VLQ, or the paper's (v in 4 bytes)
         self.vlq = np.int64(0 if compress == "none" else 1 if self.dedup else VLQ_FIXED_B)
         if self.dedup:
@@ -145,6 +169,7 @@ class Searcher2D(LevelLoop):
         self.prev = np.zeros((cols, 2), dtype=np.int64)  # each packet's last pair
         self.npairs = np.zeros(cols, dtype=np.int64)
         most = (size - HEADER_BYTES) // 2  # a pair takes 2 bytes at least
+        self.deferred = np.empty((DEFERRED_PAIRS if pipeline else 0, 2), dtype=np.int64)
         self.a_buf = np.empty(most, dtype=np.int64)
         self.b_buf = np.empty(most, dtype=np.int64)
         self.num_entries = int(comm.allreduce(graph.num_entries)) if self.switches_direction else 0
@@ -226,16 +251,17 @@ class Searcher2D(LevelLoop):
 
     def _top_down_scan(self, fold: "_Fold") -> None:
         g, grid = self.graph, self.grid
-        state = np.array([0, -1], dtype=np.int64)
+        state = np.array([0, -1, 0], dtype=np.int64)
         while True:
             k, qlen = td_scan(state, self.colbits, g.cindptr, g.cindices, np.int64(grid.block),
                               np.int64(grid.col), np.int64(self.col_u0), np.int64(grid.size),
                               self.sent, self.dedup, self.visited, g.order, fold.parent,
                               self.nextbits, self.queue, np.int64(self.qlen), g.degree,
                               *fold.packets,
-                              np.int64(self.width), self.vlq, fold.stats)
+                              np.int64(self.width), self.vlq, fold.stats, self.deferred)
             self.qlen = int(qlen)
             if k < 0:
+                fold.deferred = int(state[2])
                 return
             fold.send(int(k))
 
@@ -275,8 +301,9 @@ class Searcher2D(LevelLoop):
 
 
 class _Fold:
-    """One level's fold on one rank: the packet buffers of the peers, the sends in flight,
-    the packets received and claimed, and the counts and waiting time."""
+    """One level's fold on one rank: the packet buffers of the peers, the sends in flight (or,
+    without ``pipeline``, the packets kept until the scan ends), the packets received and
+    claimed, and the counts and waiting time."""
 
     def __init__(self, searcher: Searcher2D, parent, topdown: bool):
         self.s, self.parent, self.topdown = searcher, parent, topdown
@@ -288,23 +315,31 @@ class _Fold:
         self.flags = int(body_flags(s.vlq))
         self.stats = np.zeros(5, dtype=np.int64)
         self.rstats = np.zeros(5, dtype=np.int64)
+        self.overlap = s.pipeline
         self.requests = []
+        self.kept = []  # (peer, packet) sent when the scan ends (no pipeline)
         self.sent_pairs = self.sent_bytes = self.recv_pairs = self.recv_bytes = 0
         self.lasts = 0
+        self.deferred = 0  # own pairs the scan left in ``searcher.deferred``
         self.wait = 0.0
 
     def send(self, k: int, last: bool = False) -> None:
-        """Send peer k's packet (full, or its last of the level), then claim what has come."""
+        """Send peer k's packet (full, or its last of the level), then claim what has come;
+        without ``pipeline`` keep it for ``finish``."""
         s = self.s
         if last:
             write_header(s.bufs[k], s.npairs[k], self.flags | FLAG_LAST, s.width)
         n = int(s.fill[k])
-        self.requests.append(s.row_comm.isend(s.bufs[k, :n].copy(), k, _TAG))
+        packet = s.bufs[k, :n].copy()
         self.sent_pairs += int(s.npairs[k])
         self.sent_bytes += n
         s.fill[k] = HEADER_BYTES
         s.prev[k] = (0, -1)
         s.npairs[k] = 0
+        if not self.overlap:
+            self.kept.append((k, packet))
+            return
+        self.requests.append(s.row_comm.isend(packet, k, _TAG))
         while self._receive(False):
             pass
 
@@ -329,26 +364,33 @@ class _Fold:
         self.lasts += bool(packet[4] & FLAG_LAST)
 
     def wait_for(self, tag: int) -> np.ndarray:
-        """The next packet with ``tag`` (one peer sends them), claiming fold packets while
-        waiting."""
+        """The next packet with ``tag`` (one peer sends them); with ``pipeline`` the fold
+        packets that have arrived are claimed first."""
+        while self.overlap and self._receive(False):
+            pass
         t = time.perf_counter()
-        rc = self.s.row_comm
-        while True:
-            got = rc.recv_packet(tag, block=False)
-            if got is not None:
-                self.wait += time.perf_counter() - t
-                return got[1]
-            if not self._receive(False):
-                yield_core()
+        got = self.s.row_comm.recv_packet(tag)
+        self.wait += time.perf_counter() - t
+        return got[1]
 
     def finish(self) -> None:
-        """Every peer's last packet, sent and received; every send completed."""
+        """Every peer's last packet (and without ``pipeline`` every kept one) sent, the own
+        pairs the scan deferred claimed while they travel, every peer's received; every send
+        completed."""
         s = self.s
         me = s.grid.col
         for k in range(s.grid.cols):
             if k != me:
                 self.send(k, last=True)
+        if self.deferred:
+            g = s.graph
+            s.qlen = int(claim_deferred(s.deferred, np.int64(self.deferred), s.visited, g.order,
+                                        self.parent, s.nextbits, s.queue, np.int64(s.qlen),
+                                        g.degree, self.stats))
         t = time.perf_counter()
+        for k, packet in self.kept:
+            self.requests.append(s.row_comm.isend(packet, k, _TAG))
+        self.kept.clear()
         while self.lasts < s.grid.cols - 1:
             self._receive(True)
         for r in self.requests:
