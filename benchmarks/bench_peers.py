@@ -50,7 +50,7 @@ ours (a difference is marked **differs**).
     python benchmarks/bench_peers.py [--scales 20 22] [--rounds 3] [--threads N | --all-cores]
                                      [--sssp-roots 16] [--deltas 0.005 0.01 0.02 0.05 0.1]
                                      [--gap-warm] [--gap-dir DIR] [--peers-dir DIR]
-                                     [--json FILE]
+                                     [--kernels bfs sssp] [--json FILE]
 
 Output: markdown tables on stdout (for benchmarks/RESULTS.md), progress on stderr.
 """
@@ -360,14 +360,23 @@ def run_scale(scale: int, gap: dict, args) -> dict:
     doc = {"scale": scale, "seed": list(seed), "num_vertices": graph.num_vertices,
            "undirected_edges": edges, "roots": roots, "checks": checks, "load_before": load,
            "gap_files": {k: os.path.basename(inputs[k]) for k in ("bfs", "sssp")}}
-    _log(f"[SCALE {scale}] BFS, {len(roots)} roots")
-    doc["bfs"] = interleave(args.rounds, [
-        ("ours", lambda: {"times": our_searches(engine, "bfs", roots)}),
-        ("gap", lambda: gap_searches(gap["bfs"], inputs["bfs"], roots, args.threads,
-                                     warm=args.gap_warm))])
-    sroots = roots[:args.sssp_roots]
+    if "bfs" in args.kernels:
+        _log(f"[SCALE {scale}] BFS, {len(roots)} roots")
+        doc["bfs"] = interleave(args.rounds, [
+            ("ours", lambda: {"times": our_searches(engine, "bfs", roots)}),
+            ("gap", lambda: gap_searches(gap["bfs"], inputs["bfs"], roots, args.threads,
+                                         warm=args.gap_warm))])
+        summarise(doc["bfs"])
+    if "sssp" in args.kernels:
+        sssp_rounds(doc, engine, gap, inputs, roots[:args.sssp_roots], args)
+    doc["load_after"] = os.getloadavg()
+    return doc
+
+
+def sssp_rounds(doc: dict, engine, gap: dict, inputs: dict, sroots: list[int], args) -> None:
+    """The SCALE's SSSP rounds, ours and GAP's at each delta, into ``doc``."""
     doc["sssp_roots"] = sroots
-    _log(f"[SCALE {scale}] SSSP, {len(sroots)} roots, GAP at deltas {args.deltas}")
+    _log(f"[SCALE {doc['scale']}] SSSP, {len(sroots)} roots, GAP at deltas {args.deltas}")
     systems = [("ours", lambda: {"times": our_searches(engine, "sssp", sroots)})]
     systems += [(str(d), lambda d=d: gap_searches(gap["sssp"], inputs["sssp"], sroots,
                                                   args.threads,
@@ -376,17 +385,14 @@ def run_scale(scale: int, gap: dict, args) -> dict:
                 for d in args.deltas]
     passes = interleave(args.rounds, systems)
     doc["sssp"] = {"ours": passes.pop("ours"), "gap": passes}
-    summarise(doc["bfs"])
     summarise(doc["sssp"])
-    doc["load_after"] = os.getloadavg()
-    return doc
 
 
 # ---- output ------------------------------------------------------------------------------------
 
 def print_scale(doc: dict) -> None:
     """The SCALE's markdown table and its checks."""
-    b, s, c = doc["bfs"], doc["sssp"], doc["checks"]
+    b, s, c = doc.get("bfs"), doc.get("sssp"), doc["checks"]
     print(f"\n### SCALE {doc['scale']}, edgefactor 16, seeds {doc['seed'][0]} "
           f"{doc['seed'][1]}\n")
     print(f"N = {doc['num_vertices']:,}, {doc['undirected_edges']:,} undirected edges (GAP: "
@@ -394,13 +400,15 @@ def print_scale(doc: dict) -> None:
           f"{doc['load_after'][0]:.2f} (1 min).\n")
     print("| kernel | roots | ours ms | GAP ms | GAP delta | GAP / ours |")
     print("|---|---|---|---|---|---|")
-    print(f"| BFS | {len(doc['roots'])} | {b['ours_s'] * 1e3:.2f} | {b['gap_s'] * 1e3:.2f} | | "
-          f"{fmt_ratio(b['gap_over_ours'])} |")
-    print(f"| SSSP | {len(doc['sssp_roots'])} | {s['ours_s'] * 1e3:.1f} | "
-          f"{s['gap_s'] * 1e3:.1f} | {s['gap_delta']} | {fmt_ratio(s['gap_over_ours'])} |")
-    by = s["gap_by_delta_s"]
-    print("\nGAP's SSSP by delta, ms a search: "
-          + ", ".join(f"{d}: {v * 1e3:.1f}" for d, v in by.items()) + ".")
+    if b is not None:
+        print(f"| BFS | {len(doc['roots'])} | {b['ours_s'] * 1e3:.2f} | {b['gap_s'] * 1e3:.2f} "
+              f"| | {fmt_ratio(b['gap_over_ours'])} |")
+    if s is not None:
+        print(f"| SSSP | {len(doc['sssp_roots'])} | {s['ours_s'] * 1e3:.1f} | "
+              f"{s['gap_s'] * 1e3:.1f} | {s['gap_delta']} | {fmt_ratio(s['gap_over_ours'])} |")
+        by = s["gap_by_delta_s"]
+        print("\nGAP's SSSP by delta, ms a search: "
+              + ", ".join(f"{d}: {v * 1e3:.1f}" for d, v in by.items()) + ".")
 
     def same(x):
         return "" if x == c["ours_bfs_reach"] else " **differs**"
@@ -411,7 +419,8 @@ def print_scale(doc: dict) -> None:
           f"{same(c['gap_bfs_reach'])}; our SSSP {c['ours_sssp_reach']:,} (valid)"
           f"{same(c['ours_sssp_reach'])}, GAP's SSSP {c['gap_sssp_reach']:,}"
           f"{same(c['gap_sssp_reach'])}.")
-    if s["gap_delta"] in (min(by, key=float), max(by, key=float)) and len(by) > 1:
+    if s is not None and len(by) > 1 and s["gap_delta"] in (min(by, key=float),
+                                                             max(by, key=float)):
         print("\nGAP's best delta is at an end of the range swept: a wider --deltas may find "
               "a faster one.")
     if doc["gap_files"]["sssp"].endswith(".wel"):
@@ -484,6 +493,8 @@ def main(argv=None) -> int:
                     help="GAP runs each root twice in its process (-n 2) and the second trial "
                          "is kept: its threads started and arrays touched, as ours are after "
                          "the warm-up, but the root's search repeated on warm caches")
+    ap.add_argument("--kernels", nargs="+", choices=("bfs", "sssp"), default=["bfs", "sssp"],
+                    help="the kernels timed (default both; the checks run both)")
     ap.add_argument("--json", default=None, metavar="FILE", help="the per-round times as JSON")
     args = ap.parse_args(argv)
     if args.threads is None:

@@ -149,3 +149,18 @@ def test_gap_builds_our_graph_and_reaches_what_we_reach(bench, tmp_path):
     times = bench.gap_searches(os.path.join(build, "int", "bfs"), inputs["bfs"], [root, 0], 2,
                                warm=True)
     assert len(times["times"]) == 2 and all(t >= 0 for t in times["times"])
+
+
+def test_print_scale_with_the_sssp_kernel_only(bench, capsys):
+    """``--kernels sssp``: the SCALE's table has the SSSP row and no BFS row."""
+    sssp = {"ours": [{"times": [0.05]}], "gap": {"0.01": [{"times": [0.3]}]}}
+    bench.summarise(sssp)
+    checks = {"ours_bfs_reach": 10, "ours_sssp_reach": 10, "giant_component": 10,
+              "gap_bfs_reach": 10, "gap_sssp_reach": 10, "gap_sssp_load_s": 1.0}
+    bench.print_scale({"scale": 20, "seed": [2, 3], "num_vertices": 16,
+                       "undirected_edges": 20, "roots": [3, 4], "sssp_roots": [3],
+                       "checks": checks, "load_before": (1.0,), "load_after": (1.0,),
+                       "gap_files": {"bfs": "g.sg", "sssp": "g.wsg"}, "sssp": sssp})
+    rows = [line for line in capsys.readouterr().out.splitlines() if line.startswith("| ")]
+    assert rows == ["| kernel | roots | ours ms | GAP ms | GAP delta | GAP / ours |",
+                    "| SSSP | 1 | 50.0 | 300.0 | 0.01 | 6.00 |"]

@@ -318,7 +318,9 @@ def test_delta_stepping_pull_reads_fewer_entries(monkeypatch):
     res = ALGORITHMS["delta-stepping"](g, root)
     pull = res.phases.extra["pull"]
     assert set(np.unique(pull)) == {0, 1}
-    assert np.all(np.diff(res.phases.extra["bucket"]) >= 0)
+    first = int(np.argmax(pull))  # buckets in increasing order, in their width on each side
+    bucket = res.phases.extra["bucket"]
+    assert np.all(np.diff(bucket[:first]) >= 0) and np.all(np.diff(bucket[first:]) >= 0)
     assert res.phases.as_dicts()[int(np.argmax(pull))]["pull"] == 1
     monkeypatch.setattr(delta_stepping, "PULL_RATIO", 0)
     push = ALGORITHMS["delta-stepping"](g, root)
@@ -326,13 +328,15 @@ def test_delta_stepping_pull_reads_fewer_entries(monkeypatch):
     assert res.phases.edges_examined.sum() < 0.6 * push.phases.edges_examined.sum()
 
 
+@pytest.mark.parametrize("widen", [1.0, 8.0])
 @pytest.mark.parametrize("ratio", [1e-9, 8.0])
-def test_delta_stepping_pull(threads, monkeypatch, ratio):
+def test_delta_stepping_pull(threads, monkeypatch, ratio, widen):
     """A pull at every bucket boundary with rests pending (ratio 1e-9, rows cut into runs of
-    one entry so that every row leaves a rest) or at the default's: the same distances as
-    Dijkstra and the Graph500 rules, on graphs with hubs and leaves (a pull settles the
-    leaves on the spot), zero weights (ties across the pull), several components and
-    isolated vertices, a grid and a path; serial and parallel kernels."""
+    one entry so that every row leaves a rest) or at the default's, with buckets of the same
+    width after the first pull or 8 times wider (every live vertex put in them again): the
+    same distances as Dijkstra and the Graph500 rules, on graphs with hubs and leaves (a pull
+    settles the leaves on the spot), zero weights (ties across the pull), several components
+    and isolated vertices, a grid and a path; serial and parallel kernels."""
     rng = np.random.default_rng(23)
     hub = np.zeros(300, np.int64)
     star = weighted(np.concatenate((hub, np.arange(1, 150))),
@@ -342,6 +346,7 @@ def test_delta_stepping_pull(threads, monkeypatch, ratio):
               random_graph(rng, 500, 3000, zero_frac=0.3), grid(30, rng, zero_frac=0.2),
               path(200, rng), star)
     monkeypatch.setattr(delta_stepping, "PULL_RATIO", ratio)
+    monkeypatch.setattr(delta_stepping, "PULL_WIDEN", widen)
     if ratio < 1:
         monkeypatch.setattr(delta_stepping, "MIN_RUN", 1)
     for serial, take in ((1 << 12, 1 << 11), (0, 0)):

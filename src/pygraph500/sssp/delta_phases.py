@@ -14,8 +14,8 @@ one vertex's row with that vertex's distance (``take``), then relaxes every edge
   candidates fall after bucket ``cur + (cur - b(u)) * look`` (b(u): u's own bucket; at least
   ``min_run`` entries); the rest goes back into the bins at the bucket it starts in.
 
-When a bucket is done, ``settle`` marks its vertices settled (the record that holds each
-one's final distance) and schedules the rest of each row as a heavy entry. So every edge
+When a bucket is done, ``settle`` marks its vertices settled (the latest record of each,
+which holds its final distance) and schedules the rest of each row as a heavy entry. So every edge
 ``(u, v, w)`` is relaxed with ``u``'s final distance (or again after each lowering of ``u``
 within its own bucket), no later than the bucket of ``du + w`` (which exactness needs), and
 mostly much later than ``u``'s own bucket: by then ``v`` is usually settled (97% of the edges
@@ -26,15 +26,17 @@ pull settled it: ``delta_pull``), which no candidate undercuts: skipping it chan
 nothing. For the same reason a take skips an entry of a settled vertex.
 
 Thread ``t`` of a parallel step drains its own lists of the slot into its own region of the
-job and record arrays; the regions are then moved together. Appends go to the appending
-thread's own lists (``bins``). The relaxation of the jobs is in ``delta_relax``.
+job and record arrays; the regions are then moved together. A vertex is claimed in a step by
+a plain write to the ``taken`` bitmap (``_take_light`` says why that is safe). Appends go to
+the appending thread's own lists (``bins``). The relaxation of the jobs is in
+``delta_relax``.
 """
 from __future__ import annotations
 
 import numpy as np
 from numba import njit, prange
 
-from ..primitives import fetch_add, fetch_or
+from ..primitives import fetch_add
 from ..primitives.bits import bits_f32
 from .bins import CHUNK, CHUNK_MASK, RING, chunks_needed, grow_pool, push, release_slot
 from .state import LOW32, prefetch, word_distance
@@ -81,22 +83,24 @@ def _unpack_rest(word, indptr, u):
 
 
 @njit(inline="always")
-def _push_heavy(hpool, hcnext, hfstack, hctr, hcount, hhead, htail, t, s, rest, ud):
+def _push_heavy(hbins, t, s, rest, ud):
     """Append the heavy entry (``rest``, ``u << 32 | du``) to thread ``t``'s list of slot
-    ``s``: two words in one chunk (CHUNK is even, the counts stay even)."""
-    n = hcount[t, s]
+    ``s`` of the heavy bins ``hbins`` (``new_wide_bins``' tuple): two words in one chunk
+    (CHUNK is even, the counts stay even)."""
+    h_pool, h_next, h_free, h_ctr, h_count, h_head, h_tail = hbins  # names of its own
+    n = h_count[t, s]
     k = n & CHUNK_MASK
     if k == 0:
-        fresh = hfstack[fetch_add(hctr, 0, np.int64(1))]
+        fresh = h_free[fetch_add(h_ctr, 0, np.int64(1))]
         if n == 0:
-            hhead[t, s] = fresh
+            h_head[t, s] = fresh
         else:
-            hcnext[htail[t, s]] = fresh
-        htail[t, s] = fresh
-    at = np.int64(htail[t, s]) * CHUNK + k
-    hpool[at] = rest
-    hpool[at + 1] = ud
-    hcount[t, s] = n + 2
+            h_next[h_tail[t, s]] = fresh
+        h_tail[t, s] = fresh
+    at = np.int64(h_tail[t, s]) * CHUNK + k
+    h_pool[at] = rest
+    h_pool[at + 1] = ud
+    h_count[t, s] = n + 2
 
 
 @njit(inline="always")
@@ -126,14 +130,23 @@ def _run_end(wt, du, lo, end, lim, inv_delta):
 # ---- take: entries -> jobs and records ------------------------------------------------------
 
 @njit(cache=True)
-def _take_light(pool, cnext, lcount, lhead, t, s, state, taken, settled, cur, inv_delta,
-                min_run, indptr, wt, jst, jud, wp, j0, rud, rc, rdue, rdeg, r0, atomic):
-    """Jobs (from ``j0``) and records (from ``r0``) of the live entries of thread ``t``'s
-    light list of slot ``s`` not taken yet in this step (``atomic``: claimed by
-    fetch-and-or, the other threads drain the slot's other lists; alone, by a plain write:
-    a locked instruction waits for every load before it, the prefetched ones too, which
-    ends the overlap of the entries' cache misses). Returns (jobs, records) written; a
-    vertex with no edge into bucket ``cur`` gets a record and no job."""
+def _take_light(bins, t, step, graph, verts, jobs, recs, at):
+    """Jobs (from ``at[0]``) and records (from ``at[1]``) of the live entries of thread
+    ``t``'s light list of the step's slot not taken yet in this step, claimed by a plain
+    write to ``taken`` even while the other threads drain the slot's other lists: a locked
+    instruction would wait for every load before it, the prefetched ones too, and end the
+    overlap of the entries' cache misses. A claim lost to another thread's write of the same
+    word takes the vertex twice: the same run with the same distance (nothing relaxes during
+    a take), which changes no distance, and the same record twice, which ``settle`` takes
+    once. Returns (jobs, records) written; a vertex with no edge into bucket ``cur`` gets a
+    record and no job."""
+    pool, cnext, fstack, ctr, lcount, lhead, ltail = bins
+    s, cur, base, inv_delta, look, min_run, heavy = step
+    indptr, nbr, wt = graph
+    state, taken, settled = verts
+    jst, jud, wp = jobs
+    rud, rc, rdue, rdeg = recs
+    j0, r0 = at
     n = lcount[t, s]
     c = lhead[t, s]
     k = 0
@@ -160,10 +173,7 @@ def _take_light(pool, cnext, lcount, lhead, t, s, state, taken, settled, cur, in
                 continue  # stale: lowered into an earlier bucket since, taken there
             if (taken[w64] & bit) != 0:
                 continue  # a repeat: taken already in this step
-            if not atomic:
-                taken[w64] |= bit
-            elif (fetch_or(taken, w64, bit) & bit) != 0:
-                continue
+            taken[w64] |= bit
             a = indptr[u]
             end = indptr[u + 1]
             e = end if end - a <= min_run else _run_end(wt, du, a, end, cur, inv_delta)
@@ -185,11 +195,14 @@ def _take_light(pool, cnext, lcount, lhead, t, s, state, taken, settled, cur, in
 
 
 @njit(cache=True)
-def _take_heavy(hpool, hcnext, hfstack, hctr, hcount, hhead, htail, t, s, cur, base,
-                inv_delta, look, min_run, indptr, wt, jst, jud, wp, j0):
-    """Jobs (from ``j0``) of thread ``t``'s heavy entries of slot ``s``; the rest of each row
-    goes back into thread ``t``'s heavy list of the bucket it starts in (a later slot, or
-    the overflow). Returns the jobs written."""
+def _take_heavy(hbins, t, step, graph, jobs, j0):
+    """Jobs (from ``j0``) of thread ``t``'s heavy entries of the step's slot; the rest of
+    each row goes back into thread ``t``'s heavy list of the bucket it starts in (a later
+    slot, or the overflow). Returns the jobs written."""
+    hpool, hcnext, hfstack, hctr, hcount, hhead, htail = hbins
+    s, cur, base, inv_delta, look, min_run, heavy = step
+    indptr, nbr, wt = graph
+    jst, jud, wp = jobs
     n = hcount[t, s]
     c = hhead[t, s]
     k = 0
@@ -213,8 +226,7 @@ def _take_heavy(hpool, hcnext, hfstack, hctr, hcount, hhead, htail, t, s, cur, b
             wp[nj] = e - a
             nj += 1
             if e < end:
-                _push_heavy(hpool, hcnext, hfstack, hctr, hcount, hhead, htail, t,
-                            slot_of(bin_of(np.float32(du + wt[e]), inv_delta), base),
+                _push_heavy(hbins, t, slot_of(bin_of(np.float32(du + wt[e]), inv_delta), base),
                             _pack_rest(e, end), ud)
         k += take
         if k < n:
@@ -223,31 +235,34 @@ def _take_heavy(hpool, hcnext, hfstack, hctr, hcount, hhead, htail, t, s, cur, b
 
 
 @njit(cache=True)
-def take(pool, cnext, lcount, lhead, hpool, hcnext, hfstack, hctr, hcount, hhead, htail, s,
-         state, taken, settled, cur, base, inv_delta, look, min_run, indptr, wt, jst, jud, wp,
-         rud, rc, rdue, rdeg, r0, heavy):
-    """Every thread's lists of slot ``s`` (the heavy ones too with ``heavy``), one after the
-    other on the calling thread. Returns (jobs, records appended from ``r0``)."""
+def take(bins, hbins, step, graph, verts, jobs, recs, r0):
+    """Every thread's lists of the step's slot (the heavy ones too with its ``heavy``), one
+    after the other on the calling thread. ``step``: (slot, bucket ``cur``, the window's
+    base, 1 / delta, LOOK_AHEAD, MIN_RUN, heavy); ``graph``: (indptr, nbr, wt); ``verts``:
+    (state, taken, settled); ``jobs``: (jst, jud, wp); ``recs``: (rud, rc, rdue, rdeg).
+    Returns (jobs, records appended from ``r0``)."""
+    heavy = step[6]
     nj = 0
     nr = 0
-    for t in range(lcount.shape[0]):
+    for t in range(bins[4].shape[0]):
         if heavy:
-            nj += _take_heavy(hpool, hcnext, hfstack, hctr, hcount, hhead, htail, t, s, cur,
-                              base, inv_delta, look, min_run, indptr, wt, jst, jud, wp, nj)
-        a, b = _take_light(pool, cnext, lcount, lhead, t, s, state, taken, settled, cur,
-                           inv_delta, min_run, indptr, wt, jst, jud, wp, nj, rud, rc, rdue,
-                           rdeg, r0 + nr, False)
+            nj += _take_heavy(hbins, t, step, graph, jobs, nj)
+        a, b = _take_light(bins, t, step, graph, verts, jobs, recs, (nj, r0 + nr))
         nj += a
         nr += b
     return nj, nr
 
 
 @njit(cache=True, parallel=True)
-def take_parallel(pool, cnext, lcount, lhead, hpool, hcnext, hfstack, hctr, hcount, hhead,
-                  htail, s, state, taken, settled, cur, base, inv_delta, look, min_run, indptr,
-                  wt, jst, jud, wp, rud, rc, rdue, rdeg, r0, heavy):
+def take_parallel(bins, hbins, step, graph, verts, jobs, recs, r0):
     """``take`` with each thread draining its own lists into its own region, the regions
     then moved together."""
+    lcount = bins[4]
+    hcount = hbins[4]
+    s = step[0]
+    heavy = step[6]
+    jst, jud, wp = jobs
+    rud, rc, rdue, rdeg = recs
     nthreads = lcount.shape[0]
     joff = np.zeros(nthreads + 1, np.int64)
     roff = np.zeros(nthreads + 1, np.int64)
@@ -259,11 +274,9 @@ def take_parallel(pool, cnext, lcount, lhead, hpool, hcnext, hfstack, hctr, hcou
     for t in prange(nthreads):
         nh = 0
         if heavy:
-            nh = _take_heavy(hpool, hcnext, hfstack, hctr, hcount, hhead, htail, t, s, cur,
-                             base, inv_delta, look, min_run, indptr, wt, jst, jud, wp, joff[t])
-        nl, nr = _take_light(pool, cnext, lcount, lhead, t, s, state, taken, settled, cur,
-                             inv_delta, min_run, indptr, wt, jst, jud, wp, joff[t] + nh, rud,
-                             rc, rdue, rdeg, r0 + roff[t], True)
+            nh = _take_heavy(hbins, t, step, graph, jobs, joff[t])
+        nl, nr = _take_light(bins, t, step, graph, verts, jobs, recs,
+                             (joff[t] + nh, r0 + roff[t]))
         gj[t] = nh + nl
         gr[t] = nr
     nj = gj[0]
@@ -288,45 +301,24 @@ def take_parallel(pool, cnext, lcount, lhead, hpool, hcnext, hfstack, hctr, hcou
 # ---- settle: a finished bucket's records -> settled bits, heavy entries ------------------------
 
 @njit(cache=True)
-def _settle_part(rud, rc, rdue, rdeg, lo, hi, state, settled, base, hpool, hcnext, hfstack,
-                 hctr, hcount, hhead, htail, t):
-    """Records ``lo .. hi-1`` of a finished bucket: the one of each vertex that holds its
-    final distance (a vertex taken again in a later step was lowered in between, so exactly
-    one of its records does) marks it settled and schedules the rest of its row as a heavy
-    entry in thread ``t``'s lists. Returns (vertices settled, their degrees' sum)."""
+def _settle_words(recs, nrec, settled, base, hbins, t, lo, hi):
+    """The records (``recs``: rud, rc, rdue, rdeg) of a finished bucket whose vertices lie in
+    the bitmap words ``lo .. hi-1``, latest first: the first record of each vertex holds its
+    final distance (a vertex taken again in a later step was lowered in between), so it
+    marks the vertex settled and schedules the rest of its row as a heavy entry, in thread
+    ``t``'s lists (``t < 0``: spread over the threads'). No state word is read, and only
+    the caller writes these words of the bitmap. Returns (vertices settled, their degrees'
+    sum)."""
+    rud, rc, rdue, rdeg = recs
+    nthreads = hbins[4].shape[0]
     done = 0
     degrees = 0
-    for i in range(lo, hi):
-        if i + _AHEAD_TAKE < hi:
-            prefetch(state, rud[i + _AHEAD_TAKE] >> 32)
-        ud = rud[i]
-        u = ud >> 32
-        if (state[u] >> 32) != (ud & LOW32):
-            continue  # an earlier distance of u
-        fetch_or(settled, u >> 6, _ONE << np.uint64(u & 63))
-        done += 1
-        degrees += rdeg[i]
-        if rdue[i] >= 0:
-            _push_heavy(hpool, hcnext, hfstack, hctr, hcount, hhead, htail, t,
-                        slot_of(rdue[i], base), rc[i], ud)
-    return done, degrees
-
-
-@njit(cache=True)
-def settle(rud, rc, rdue, rdeg, nrec, settled, base, hpool, hcnext, hfstack, hctr, hcount,
-           hhead, htail):
-    """``settle_parallel`` on the calling thread, without reading the state words: the
-    records latest first, the first of each vertex is the one with its final distance (a
-    vertex taken again in a later step was lowered in between). The heavy entries are
-    spread over the threads' lists. Returns (vertices settled, their degrees' sum)."""
-    nthreads = hcount.shape[0]
-    done = 0
-    degrees = 0
-    pushed = 0
     for i in range(nrec - 1, -1, -1):
         ud = rud[i]
         u = ud >> 32
         w64 = u >> 6
+        if w64 < lo or w64 >= hi:
+            continue
         bit = _ONE << np.uint64(u & 63)
         if settled[w64] & bit:
             continue
@@ -334,23 +326,30 @@ def settle(rud, rc, rdue, rdeg, nrec, settled, base, hpool, hcnext, hfstack, hct
         done += 1
         degrees += rdeg[i]
         if rdue[i] >= 0:
-            _push_heavy(hpool, hcnext, hfstack, hctr, hcount, hhead, htail, pushed % nthreads,
-                        slot_of(rdue[i], base), rc[i], ud)
-            pushed += 1
+            _push_heavy(hbins, t if t >= 0 else done % nthreads, slot_of(rdue[i], base),
+                        rc[i], ud)
     return done, degrees
 
 
+@njit(cache=True)
+def settle(recs, nrec, settled, base, hbins):
+    """A finished bucket's records on the calling thread (``_settle_words`` over the whole
+    bitmap). Returns (vertices settled, their degrees' sum)."""
+    return _settle_words(recs, nrec, settled, base, hbins, np.int64(-1), 0, settled.shape[0])
+
+
 @njit(cache=True, parallel=True)
-def settle_parallel(rud, rc, rdue, rdeg, nrec, state, settled, base, hpool, hcnext, hfstack,
-                    hctr, hcount, hhead, htail):
-    """``_settle_part`` on an even share of the records per thread. Returns (vertices
-    settled, their degrees' sum)."""
-    nthreads = hcount.shape[0]
+def settle_parallel(recs, nrec, settled, base, hbins):
+    """``settle`` with each thread taking the records of its share of the bitmap's words
+    (each scans all the records, a sequential read). Returns (vertices settled, their
+    degrees' sum)."""
+    nthreads = hbins[4].shape[0]
+    nwords = settled.shape[0]
     got = np.zeros((nthreads, 2), np.int64)
     for t in prange(nthreads):
-        got[t, 0], got[t, 1] = _settle_part(
-            rud, rc, rdue, rdeg, (nrec * t) // nthreads, (nrec * (t + 1)) // nthreads, state,
-            settled, base, hpool, hcnext, hfstack, hctr, hcount, hhead, htail, np.int64(t))
+        got[t, 0], got[t, 1] = _settle_words(recs, nrec, settled, base, hbins, np.int64(t),
+                                             (nwords * t) // nthreads,
+                                             (nwords * (t + 1)) // nthreads)
     return got[:, 0].sum(), got[:, 1].sum()
 
 
@@ -376,12 +375,13 @@ def _overflow(pool, cnext, lcount, lhead):
 
 
 @njit(cache=True)
-def rebase(pool, cnext, fstack, ctr, lcount, lhead, ltail, hpool, hcnext, hfstack, hctr,
-           hcount, hhead, htail, state, taken, wt, inv_delta, base):
+def rebase(bins, hbins, state, taken, wt, inv_delta, base):
     """The ring is empty: open a new window at the lowest bucket of the overflows' live
     entries (light: distance still at or beyond the old window, once each; heavy: all, at
     the bucket their row's rest starts in) and put them in its slots. Returns (the new base,
-    or -1 when nothing is left; both pools' arrays)."""
+    or -1 when nothing is left; the bins; the heavy bins)."""
+    pool, cnext, fstack, ctr, lcount, lhead, ltail = bins
+    hpool, hcnext, hfstack, hctr, hcount, hhead, htail = hbins
     nthreads = lcount.shape[0]
     limit = base + RING
     newbase = MAX_BIN
@@ -410,7 +410,7 @@ def rebase(pool, cnext, fstack, ctr, lcount, lhead, ltail, hpool, hcnext, hfstac
         due[j] = bin_of(np.float32(du + wt[heavy[2 * j] >> _REST_BITS]), inv_delta)
         newbase = min(newbase, due[j])
     if newbase == MAX_BIN:  # nothing left (or only candidates that overflow to inf)
-        return np.int64(-1), pool, cnext, fstack, hpool, hcnext, hfstack
+        return np.int64(-1), bins, hbins
     need = chunks_needed(nl, RING + 1)
     if cnext.shape[0] - ctr[0] < need:
         pool, cnext, fstack = grow_pool(pool, cnext, fstack, ctr[0], need)
@@ -421,7 +421,8 @@ def rebase(pool, cnext, fstack, ctr, lcount, lhead, ltail, hpool, hcnext, hfstac
         u = light[j]
         push(pool, cnext, fstack, ctr, lcount, lhead, ltail, 0,
              slot_of(bin_of(word_distance(state[u]), inv_delta), newbase), u)
+    hbins = (hpool, hcnext, hfstack, hctr, hcount, hhead, htail)
     for j in range(nh):
-        _push_heavy(hpool, hcnext, hfstack, hctr, hcount, hhead, htail, j % nthreads,
-                    slot_of(due[j], newbase), heavy[2 * j], heavy[2 * j + 1])
-    return newbase, pool, cnext, fstack, hpool, hcnext, hfstack
+        _push_heavy(hbins, j % nthreads, slot_of(due[j], newbase), heavy[2 * j],
+                    heavy[2 * j + 1])
+    return newbase, (pool, cnext, fstack, ctr, lcount, lhead, ltail), hbins

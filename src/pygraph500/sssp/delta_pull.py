@@ -44,8 +44,7 @@ _AHEAD = 8  # prefetch distance in vertices
 
 
 @njit(cache=True, parallel=True)
-def pull(indptr, nbr, wt, state, settled, inv_delta, base, pool, cnext, fstack, ctr, lcount,
-         lhead, ltail):
+def pull(graph, state, settled, inv_delta, base, bins, every):
     """Lower every unsettled vertex with edges to its best candidate through a settled
     neighbour (rows ``nbr``/``wt`` sorted by weight). A reached vertex whose neighbours are
     all settled has its final distance (any other path enters it through a neighbour): it
@@ -59,7 +58,13 @@ def pull(indptr, nbr, wt, state, settled, inv_delta, base, pool, cnext, fstack, 
     listed first, then read with the row heads (and the state word of each row's lightest
     neighbour) prefetched a few vertices ahead: the rows lie apart, each a cache miss. The
     vertices settled here are marked after all threads are done (``fresh``), so every
-    thread reads the same settled set."""
+    thread reads the same settled set.
+
+    ``graph``: (indptr, nbr, wt); ``bins``: the light bins' tuple (``bins.new_bins``).
+    ``every``: append every reached vertex left unsettled, lowered or not (the caller has
+    emptied the light bins to put them in buckets of a new width)."""
+    indptr, nbr, wt = graph
+    pool, cnext, fstack, ctr, lcount, lhead, ltail = bins
     nthreads = lcount.shape[0]
     n = state.shape[0]
     nwords = settled.shape[0]
@@ -135,7 +140,7 @@ def pull(indptr, nbr, wt, state, settled, inv_delta, base, pool, cnext, fstack, 
                     fresh[v >> 6] |= _ONE << np.uint64(v & 63)
                     done += 1
                     degrees += end - a
-                elif by >= 0:
+                elif by >= 0 or every:
                     push(pool, cnext, fstack, ctr, lcount, lhead, ltail, t,
                          slot_of(bin_of(best, inv_delta), base), np.int32(v))
         got[t, 0] = examined

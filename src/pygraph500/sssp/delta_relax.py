@@ -27,10 +27,11 @@ _LAG_MASK = _LAG - 1
 
 
 @njit(cache=True)
-def relax_edges(lo, hi, nbr, wt, state, settled, jst, jud, wp, inv_delta, base, pool, cnext,
-                fstack, ctr, lcount, lhead, ltail, t, spread, atomic):
+def relax_edges(lo, hi, graph, verts, jobs, window, bins, who):
     """Relax the job edges ``lo .. hi-1`` (positions in the jobs' runs laid end to end;
-    ``wp``: the exclusive prefix of the run lengths, one entry more than jobs). A settled
+    ``jobs``: (jst, jud, wp), ``wp`` the exclusive prefix of the run lengths, one entry more
+    than jobs; ``graph``: (indptr, nbr, wt); ``verts``: (state, settled); ``window``: (1 /
+    delta, the window's base); ``who``: (t, spread, atomic), below). A settled
     target is skipped on its bit; otherwise a strictly shorter candidate is installed by
     compare-and-swap and the vertex appended to thread ``t``'s light list of its bucket
     (``spread`` > 0: to thread ``job % spread``'s, so that the next drain is parallel).
@@ -41,6 +42,12 @@ def relax_edges(lo, hi, nbr, wt, state, settled, jst, jud, wp, inv_delta, base, 
     The unsettled targets are few and far between: each is a read of a state word that is
     likely not cached, which alone would stall the loop. Their words are prefetched when
     found and the edges queued; an edge is relaxed ``_LAG`` finds later."""
+    indptr, nbr, wt = graph
+    state, settled = verts
+    jst, jud, wp = jobs
+    inv_delta, base = window
+    pool, cnext, fstack, ctr, lcount, lhead, ltail = bins
+    t, spread, atomic = who
     nj = wp.shape[0] - 1
     i = np.searchsorted(wp, lo, side="right") - 1  # wp[i] <= lo < wp[i + 1]
     qe = np.empty(_LAG, np.int64)  # the queue of found edges: position, job
@@ -118,11 +125,11 @@ def relax_edges(lo, hi, nbr, wt, state, settled, jst, jud, wp, inv_delta, base, 
 
 
 @njit(cache=True, parallel=True)
-def relax_parallel(nbr, wt, state, settled, jst, jud, wp, inv_delta, base, pool, cnext,
-                   fstack, ctr, lcount, lhead, ltail):
+def relax_parallel(graph, verts, jobs, window, bins):
     """``relax_edges`` over every job edge, in edge-balanced chunks claimed dynamically by
     the threads. Returns the number of distances lowered."""
-    nthreads = lcount.shape[0]
+    nthreads = bins[4].shape[0]
+    wp = jobs[2]
     total = wp[wp.shape[0] - 1]
     nchunks = min(_CHUNKS_PER_THREAD * nthreads, total)
     counter = np.zeros(1, np.int64)
@@ -133,9 +140,8 @@ def relax_parallel(nbr, wt, state, settled, jst, jud, wp, inv_delta, base, pool,
             c = fetch_add(counter, 0, np.int64(1))
             if c >= nchunks:
                 break
-            lowered += relax_edges((total * c) // nchunks, (total * (c + 1)) // nchunks, nbr,
-                                   wt, state, settled, jst, jud, wp, inv_delta, base, pool,
-                                   cnext, fstack, ctr, lcount, lhead, ltail, np.int64(t), 0,
-                                   True)
+            lowered += relax_edges((total * c) // nchunks, (total * (c + 1)) // nchunks,
+                                   graph, verts, jobs, window, bins,
+                                   (np.int64(t), np.int64(0), True))
         got[t] = lowered
     return got.sum()

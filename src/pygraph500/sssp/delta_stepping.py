@@ -25,23 +25,38 @@ and the rests are dropped: every edge they held now has a settled vertex at both
 has been relaxed from the other end. This is Chakaravarthy et al.'s pruning (IPDPS 2014).
 The pull comes at the first bucket boundary where the pending rests exceed ``PULL_RATIO``
 times what the pull reads; the log marks it (``extra["pull"]``). At SCALE 20 it cuts the
-entries read from 31.5 M to 8.3 M and the time of a search by about 45%.
+entries read from 31.5 M to 8.3 M and the time of a search by about 45%. What the pull
+leaves at SCALE 20 is about 140,000 low-degree vertices to take, spread over some 370
+buckets, most too small to share between threads (``SERIAL_WORK``); so from the first pull
+on the buckets are ``PULL_WIDEN`` times wider: the light bins are emptied before it, the
+pull puts every reached vertex it leaves unsettled into the bucket of the new width
+(``every``), and the search goes on from there (the log's bucket numbers count in that
+width after the pull). Exactness holds for any width, and every vertex below the boundary
+is settled, so the new window starts just below it. Two threads, SCALE 20, 8 keys, time of
+a search with
+PULL_WIDEN 4, 8 or 16 over PULL_WIDEN 1 in the same run: 0.88-0.91; on one thread, CPU
+time, 0.95 with 4.
 
 Per step (compiled driver ``_search``, no Python per step): the bucket's entries become JOBS,
 runs of one row each (``take``, each thread draining its own lists when there are more than
 ``PARALLEL_TAKE`` entries), then their edges are relaxed in edge-balanced chunks claimed
 dynamically by the threads (``relax_parallel``) or, with little work (``SERIAL_WORK``), on
 the driver's thread: a path's million tiny steps must not each wake the thread pool. When the
-bucket is done, its vertices are settled and their rows' rests scheduled (``settle``).
+bucket is done, its vertices are settled and their rows' rests scheduled (``settle``: each
+thread the records of its share of the settled bitmap, latest first, with no state read and
+no atomic operation).
 Random reads are prefetched ahead: the rows of the jobs a few places on, the state words
 and row offsets of the entries, and the state words of the unsettled targets, whose
 relaxation is delayed by a few finds for it.
 
-Where the time goes (SCALE 20, default delta, two threads, about 72 ms a root): about 28 ms
-for the first buckets, where the hubs lower most of the graph; 12-19 ms for the pull, which
-reads 0.5 M rows (each a cache miss, prefetched a few vertices ahead) and settles most of
-the leaves; about 30 ms for the 500 buckets after it, 0.3 M vertices taken (a few random
-reads each: state word, row offset, row head). Without the pull (``PULL_RATIO = 0``) the
+Where the time goes (SCALE 20, default delta, two threads, with buckets of one width
+throughout: about 70 ms a root on a quiet machine): about 39 ms for the first buckets (9 or
+so), where the hubs lower most of the graph (5 M edges relaxed: about 55% relaxing, 30%
+taking, 15% settling); 10-13 ms for the pull, which reads 0.5 M rows (each a cache miss,
+prefetched a few vertices ahead) and settles most of the leaves; 18-19 ms for the 430
+steps of the 370 buckets after it, 0.14 M vertices taken (a few random reads each: state
+word, row offset, row head), 380 of the steps too small to share; ``PULL_WIDEN`` = 4 brings
+those to 14 ms in 135 steps. Without the pull (``PULL_RATIO = 0``) the
 search read all 31.4 M adjacency entries, 1 M of them to unsettled targets, and took about
 130 ms in the same run.
 
@@ -90,7 +105,8 @@ from .state import (check_search, finish_state, init_state, log_close, log_grow,
 from .types import SSSPResult
 
 __all__ = ["sssp_delta_stepping", "default_delta", "DELTA_SCALE", "LOOK_AHEAD", "MIN_RUN",
-           "SERIAL_WORK", "PARALLEL_TAKE", "TIME_GRAIN", "PULL_RATIO"]
+           "SERIAL_WORK", "PARALLEL_TAKE", "TIME_GRAIN", "PULL_RATIO",
+           "PULL_WIDEN"]
 
 # delta = DELTA_SCALE * mean weight / average degree (see the module docstring).
 DELTA_SCALE = 0.32
@@ -112,6 +128,8 @@ PARALLEL_TAKE = 1 << 11
 # eighth for each unsettled vertex (a bit and a row offset read). 0: never. Read at call
 # time.
 PULL_RATIO = 8.0
+# After the first pull, buckets this many times wider (1: the same). Read at call time.
+PULL_WIDEN = 8.0
 
 
 @njit(cache=True)
@@ -125,10 +143,14 @@ def _grow(a, need):
 
 
 @njit(cache=True)
-def _search(indptr, nbr, wt, root, state, inv_delta, look, min_run, nthreads, serial_work,
-            parallel_take, grain, pull_ratio, chunks, rows, batches):
-    """The whole search (see the module docstring). Returns the log (rows, batches, number
-    of rows, number of batches)."""
+def _search(graph, root, state, inv_delta, nthreads, tune, chunks, log):
+    """The whole search (see the module docstring). ``graph``: (indptr, nbr, wt); ``tune``:
+    the tunables (LOOK_AHEAD, MIN_RUN, SERIAL_WORK, PARALLEL_TAKE, TIME_GRAIN, PULL_RATIO,
+    PULL_WIDEN); ``log``: (rows, batches) of ``new_phase_log``. Returns the log (rows,
+    batches, number of rows, number of batches)."""
+    indptr, nbr, wt = graph
+    look, min_run, serial_work, parallel_take, grain, pull_ratio, widen = tune
+    rows, batches = log
     n = state.shape[0]
     pool, cnext, fstack, ctr, lcount, lhead, ltail = new_bins(nthreads, chunks)
     hpool, hcnext, hfstack, hctr, hcount, hhead, htail = new_wide_bins(nthreads, chunks)
@@ -151,6 +173,7 @@ def _search(indptr, nbr, wt, root, state, inv_delta, look, min_run, nthreads, se
     push(pool, cnext, fstack, ctr, lcount, lhead, ltail, 0, 0, np.int32(root))
     base = np.int64(0)
     cur = np.int64(0)
+    widened = False
     while True:
         # ---- the next bucket with entries ------------------------------------------------
         s = cur - base
@@ -162,9 +185,12 @@ def _search(indptr, nbr, wt, root, state, inv_delta, look, min_run, nthreads, se
                 break
             s += 1
         if s == RING:  # the window is empty: open the next one on the overflows
-            base, pool, cnext, fstack, hpool, hcnext, hfstack = rebase(
-                pool, cnext, fstack, ctr, lcount, lhead, ltail, hpool, hcnext, hfstack, hctr,
-                hcount, hhead, htail, state, taken, wt, inv_delta, base)
+            base, bins, hbins = rebase(
+                (pool, cnext, fstack, ctr, lcount, lhead, ltail),
+                (hpool, hcnext, hfstack, hctr, hcount, hhead, htail), state, taken, wt,
+                inv_delta, base)
+            pool, cnext, fstack = bins[0], bins[1], bins[2]
+            hpool, hcnext, hfstack = hbins[0], hbins[1], hbins[2]
             if base < 0:
                 break
             cur = base
@@ -191,16 +217,15 @@ def _search(indptr, nbr, wt, root, state, inv_delta, look, min_run, nthreads, se
             need = chunks_needed(2 * nh, nthreads * (RING + 1))
             if hcnext.shape[0] - hctr[0] < need:
                 hpool, hcnext, hfstack = grow_pool(hpool, hcnext, hfstack, hctr[0], need)
+            step = (s, cur, base, inv_delta, look, min_run, heavy)
+            bins = (pool, cnext, fstack, ctr, lcount, lhead, ltail)
+            hbins = (hpool, hcnext, hfstack, hctr, hcount, hhead, htail)
             if nl + nh >= parallel_take and nthreads > 1:
-                nj, nr = take_parallel(pool, cnext, lcount, lhead, hpool, hcnext, hfstack, hctr,
-                                       hcount, hhead, htail, s, state, taken, settled, cur,
-                                       base, inv_delta, look, min_run, indptr, wt, jst, jud,
-                                       wp, rud, rc, rdue, rdeg, nrec, heavy)
+                nj, nr = take_parallel(bins, hbins, step, graph, (state, taken, settled),
+                                       (jst, jud, wp), (rud, rc, rdue, rdeg), nrec)
             else:
-                nj, nr = take(pool, cnext, lcount, lhead, hpool, hcnext, hfstack, hctr, hcount,
-                              hhead, htail, s, state, taken, settled, cur, base, inv_delta, look,
-                              min_run, indptr, wt, jst, jud, wp, rud, rc, rdue, rdeg, nrec,
-                              heavy)
+                nj, nr = take(bins, hbins, step, graph, (state, taken, settled), (jst, jud, wp),
+                              (rud, rc, rdue, rdeg), nrec)
             for i in range(nrec, nrec + nr):  # forget the claims (one record per claim)
                 taken[(rud[i] >> 32) >> 6] = 0
             nrec += nr
@@ -224,17 +249,16 @@ def _search(indptr, nbr, wt, root, state, inv_delta, look, min_run, nthreads, se
                 rows, batches = log_grow(rows, batches, nrow, nb)
             # ---- relax --------------------------------------------------------------------
             serial = nthreads == 1 or nj + edges <= serial_work
+            jobs = (jst, jud, wp[:nj + 1])
+            bins = (pool, cnext, fstack, ctr, lcount, lhead, ltail)
             if serial:
-                lowered = relax_edges(0, edges, nbr, wt, state, settled, jst, jud, wp[:nj + 1],
-                                      inv_delta, base, pool, cnext, fstack, ctr, lcount, lhead,
-                                      ltail, 0, nthreads, False)
+                lowered = relax_edges(0, edges, graph, (state, settled), jobs, (inv_delta, base),
+                                      bins, (np.int64(0), np.int64(nthreads), False))
             else:
                 if open_work > 0:
                     nb, t_last = log_close(batches, nb, nrow, t_last)
                     open_work = 0
-                lowered = relax_parallel(nbr, wt, state, settled, jst, jud, wp[:nj + 1],
-                                         inv_delta, base, pool, cnext, fstack, ctr, lcount,
-                                         lhead, ltail)
+                lowered = relax_parallel(graph, (state, settled), jobs, (inv_delta, base), bins)
             log_row(rows, nrow, nj, edges, lowered, cur, 0)
             nrow += 1
             open_work += nj + edges
@@ -245,12 +269,12 @@ def _search(indptr, nbr, wt, root, state, inv_delta, look, min_run, nthreads, se
         need = chunks_needed(2 * nrec, nthreads * (RING + 1))
         if hcnext.shape[0] - hctr[0] < need:
             hpool, hcnext, hfstack = grow_pool(hpool, hcnext, hfstack, hctr[0], need)
+        recs = (rud, rc, rdue, rdeg)
+        hbins = (hpool, hcnext, hfstack, hctr, hcount, hhead, htail)
         if nthreads > 1 and nrec > parallel_take:
-            done, degrees = settle_parallel(rud, rc, rdue, rdeg, nrec, state, settled, base,
-                                            hpool, hcnext, hfstack, hctr, hcount, hhead, htail)
+            done, degrees = settle_parallel(recs, nrec, settled, base, hbins)
         else:
-            done, degrees = settle(rud, rc, rdue, rdeg, nrec, settled, base, hpool, hcnext,
-                                   hfstack, hctr, hcount, hhead, htail)
+            done, degrees = settle(recs, nrec, settled, base, hbins)
         cur += 1
         nsettled += done
         unsettled_deg -= degrees
@@ -264,9 +288,17 @@ def _search(indptr, nbr, wt, root, state, inv_delta, look, min_run, nthreads, se
                 rows, batches = log_grow(rows, batches, nrow, nb)
             nb, t_last = log_close(batches, nb, nrow, t_last)
             open_work = 0
+            every = widen > 1 and not widened
+            if every:  # wider buckets from here on: the pull puts every live vertex in them
+                widened = True
+                for s in range(RING + 1):
+                    release_slot(cnext, fstack, ctr, lcount, lhead, s)
+                inv_delta /= widen
+                base = max(np.int64(0), np.int64(cur / widen) - 1)
+                cur = base
             examined, read, lowered, done, degrees = pull(
-                indptr, nbr, wt, state, settled, inv_delta, base, pool, cnext, fstack, ctr,
-                lcount, lhead, ltail)
+                graph, state, settled, inv_delta, base,
+                (pool, cnext, fstack, ctr, lcount, lhead, ltail), every)
             nsettled += done
             unsettled_deg -= degrees
             for s in range(RING + 1):  # the rests: nothing left to do
@@ -315,10 +347,10 @@ def sssp_delta_stepping(graph: CSRGraph, root, *, delta=None) -> SSSPResult:
     state = init_state(n, r)
     rows, batches = new_phase_log()
     chunks = 2 * nthreads * (RING + 1) + n // (4 * CHUNK)
-    rows, batches, nrow, nb = _search(graph.indptr, nbr, wt, r, state, 1.0 / d,
-                                      float(LOOK_AHEAD), int(MIN_RUN), nthreads, SERIAL_WORK,
-                                      PARALLEL_TAKE, TIME_GRAIN, float(PULL_RATIO), chunks,
-                                      rows, batches)
+    tune = (float(LOOK_AHEAD), int(MIN_RUN), int(SERIAL_WORK), int(PARALLEL_TAKE),
+            int(TIME_GRAIN), float(PULL_RATIO), float(PULL_WIDEN))
+    rows, batches, nrow, nb = _search((graph.indptr, nbr, wt), r, state, 1.0 / d, nthreads,
+                                      tune, chunks, (rows, batches))
     parent, dist = finish_state(state, nthreads)
     return SSSPResult(parent=parent, distance=dist, root=r,
                       phases=phase_table(rows, batches, nrow, nb))
