@@ -172,11 +172,11 @@ def _cell(rx, c, a):
 @functools.cache
 def blocked_kernels(rx: int, ry: int, pred: bool, clamp: bool, side: int = TILE):
     """blocked's two kernels for ``thread_tile`` (rx, ry), with or without predecessors and
-    clamping, on tiles of ``side``, compiled apart for each: these are constants of the closures, so the loops over
-    a thread's elements unroll, its arrays live in registers (with the tile passed at run
-    time they were local memory: 12x slower on an H200 at n = 8192, RESULTS.md) and without
-    predecessors phase 3's inner step is an add and a min. Returns (phases 1 and 2, phase 3),
-    each called with (D, P, t0, floor)."""
+    clamping, on tiles of ``side``, compiled apart for each: these are constants of the
+    closures, so the loops over a thread's elements unroll, its arrays live in registers
+    (with the tile passed at run time they were local memory: 12x slower on an H200 at
+    n = 8192, RESULTS.md) and without predecessors phase 3's inner step is an add and a min.
+    Returns (phases 1 and 2, phase 3), each called with (D, P, t0, floor)."""
     return (_phases12_kernel(rx, ry, pred, clamp, side),
             _phase3_kernel(rx, ry, pred, clamp, side))
 
