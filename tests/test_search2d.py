@@ -223,21 +223,29 @@ def search_graph():
     return edges, roots, depths
 
 
-def _search_rank(comm, grid, row_comm, col_comm, scale, algorithm, roots):
-    """Both packet formats from every root on this rank: per mode and root, (parent, levels,
-    the bytes of each fold packet this rank sent)."""
+def _graph_recording_folds(comm, grid, row_comm, col_comm, scale, algorithm, record):
+    """This rank's part of the 2D graph, and the list its fold packets are recorded into
+    (``record(packet, dest)`` of each; not a bottom-up level's bitmaps) as they are sent."""
     edges = generate_local(comm, scale)
     graph = build_2d(comm, grid, edges, row_comm, col_comm,
                      transpose=algorithm == "direction-optimizing")
     packets = []
     send = row_comm.isend
 
-    def counted(packet, dest, tag=0):
-        if tag == search2d._TAG:  # fold packets (not a bottom-up level's bitmaps)
-            packets.append(int(np.asarray(packet).nbytes))
+    def recorded(packet, dest, tag=0):
+        if tag == search2d._TAG:
+            packets.append(record(np.asarray(packet), dest))
         return send(packet, dest, tag)
 
-    row_comm.isend = counted
+    row_comm.isend = recorded
+    return graph, packets
+
+
+def _search_rank(comm, grid, row_comm, col_comm, scale, algorithm, roots):
+    """Both packet formats from every root on this rank: per mode and root, (parent, levels,
+    the bytes of each fold packet this rank sent)."""
+    graph, packets = _graph_recording_folds(comm, grid, row_comm, col_comm, scale, algorithm,
+                                            lambda packet, dest: int(packet.nbytes))
     out = {}
     for mode in COMPRESS_MODES:
         searcher = Searcher2D(comm, graph, row_comm, col_comm, algorithm, mode,
@@ -326,18 +334,8 @@ def _overlap_rank(comm, grid, row_comm, col_comm, scale, algorithm, roots):
     """Every fold and compress mode with the fold overlapped (``pipeline``) and not, from
     every root: per (fold, compress, pipeline) and root, (parent, levels, the bytes of every
     fold packet this rank sent, in order)."""
-    edges = generate_local(comm, scale)
-    graph = build_2d(comm, grid, edges, row_comm, col_comm,
-                     transpose=algorithm == "direction-optimizing")
-    packets = []
-    send = row_comm.isend
-
-    def kept(packet, dest, tag=0):
-        if tag == search2d._TAG:
-            packets.append((int(dest), np.asarray(packet).tobytes()))
-        return send(packet, dest, tag)
-
-    row_comm.isend = kept
+    graph, packets = _graph_recording_folds(comm, grid, row_comm, col_comm, scale, algorithm,
+                                            lambda packet, dest: (int(dest), packet.tobytes()))
     out = {}
     for fold in FOLD_MODES:
         for mode in COMPRESS_MODES:
