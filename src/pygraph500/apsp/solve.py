@@ -138,8 +138,9 @@ def shortest_paths(graph, *, algorithm: str = "blocked", backend: str = "cpu", d
     (numba) or ``gpu`` (numba.cuda). ``dtype``: int32, float32 or float64 (default: the
     input's when it is one of those, else float64). ``thread_tile``: the GPU blocked
     kernels' elements per thread, (rx, ry) or "RXxRY" (default 4x4,
-    ``apsp.gpu.DEFAULT_THREAD_TILE``; the paper's best 4x2; ``apsp.gpu.THREAD_TILES``). Raises NegativeCycleError when a
-    cycle of negative weight exists, ResourceError when the matrices will not fit.
+    ``apsp.gpu.DEFAULT_THREAD_TILE``; the paper's best 4x2; ``apsp.gpu.THREAD_TILES``).
+    Raises NegativeCycleError when a cycle of negative weight exists, ResourceError when the
+    matrices will not fit.
 
     >>> import numpy as np
     >>> W = np.array([[0, 4, np.inf], [np.inf, 0, -1], [2, np.inf, 0]])

@@ -43,8 +43,9 @@ and the rule of the ``determinate`` algorithm. Where each step stands:
 
 The steps take the mode as ``det``: True, or None when the search is not deterministic
 (``det_flag``). numba compiles a step apart for None and prunes the branches that test it
-(``det is not None``), so an ordinary search compiles none of the passes above (the default
-search's first compile about 3 CPU seconds shorter); a False would compile and run them.
+(``det is not None``), so an ordinary search compiles none of the passes above (2.3 CPU
+seconds of the default search's first compile, RESULTS.md); a False would compile and run
+them.
 
 Sorted rows are the ``CSRGraph`` contract. ``spmv`` is canonical by construction (its min over
 a sorted frontier). The deterministic mode needs the depth array, so the drivers keep it
