@@ -247,3 +247,38 @@ def test_device_warm_up_searches_from_a_root_on_every_rank(graph, monkeypatch):
     for rank in range(4):  # the tiny root, then one owned by each rank, on every rank
         assert [root % 4 for root in calls[rank][1:5]] == [0, 1, 2, 3]
     assert len({tuple(c) for c in calls.values()}) == 1
+
+
+
+def _pipelined_and_not(comm, roots, prune, algorithm):
+    """Every root searched by the array engine with the exchange pipelined and without:
+    (rank's parents on and off, the whole tree, the levels on and off)."""
+    be = get_backend("cpu")
+    host = build_dist(comm, generate_local(comm, SCALE))
+    g = device_graph(host, be)
+    on, off = (DistArraySearcher(comm, g, be, DeviceExchange(comm, be, False), prune,
+                                 algorithm, pipeline=p) for p in (True, False))
+    out = []
+    for root in roots.tolist():
+        a, b = on.search(root), off.search(root)
+        out.append((a.parent, b.parent, gather_parent(comm, host.part, a.parent), a.levels,
+                    b.levels))
+    return out
+
+
+@pytest.mark.parametrize("algorithm", DIST_ALGORITHMS)
+@pytest.mark.parametrize("prune", PRUNE_MODES)
+@pytest.mark.parametrize("size", [2, 3])
+def test_pipelined_array_exchange_moves_the_same_rows_to_the_same_parents(size, prune,
+                                                                         algorithm, graph):
+    """thesis 5.2 on the device engine (each peer's block pruned on its own stream while the
+    one before it is sent): every rank's parents, and every level's counts and bytes, equal
+    the one-alltoallv exchange's; the trees are valid."""
+    edges, _, roots = graph
+    for per_root in ThreadComm.run(size, _pipelined_and_not, roots, prune, algorithm):
+        for root, (p_on, p_off, tree, on, off) in zip(roots.tolist(), per_root):
+            np.testing.assert_array_equal(p_on, p_off)
+            assert validate(edges, tree, root).valid
+            assert (on["direction"] == 0).any()
+            for f in ("direction",) + INT_FIELDS:
+                np.testing.assert_array_equal(on[f], off[f], err_msg=f)

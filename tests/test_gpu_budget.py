@@ -278,17 +278,23 @@ def test_distributed_device_searcher_reads_back_twice_per_top_down_level(prune, 
 
 
 def test_warm_reductions_takes_every_block_size_cupy_picks():
-    """CuPy compiles count_nonzero once per CUDA block size, the power of two at or above
+    """CuPy compiles a reduction once per CUDA block size, the power of two at or above
     ceil(size / 4) kept within 32..512 (its _cub_reduction rule); the backend's warm-up
-    must meet every block size that any array size can pick, so that no level compiles one
-    inside a timed search (3 s each on an H200 with an empty cache)."""
+    must meet every block size that any array size can pick, for every reduction the device
+    searches run (count_nonzero; bincount's any and max; sum), so that no level compiles one
+    inside a timed search (1.5-3 s each on an H200 with an empty cache)."""
+    from collections import defaultdict
     from types import SimpleNamespace
 
-    from pygraph500.backend.arrays import warm_reductions
+    from pygraph500.backend.arrays import WARM_REDUCTIONS, warm_reductions
 
-    sizes = []
+    sizes = defaultdict(list)
+
+    def reduction(name):
+        return lambda a: sizes[name, a.dtype].append(a.size)
+
     fake = SimpleNamespace(
-        count_nonzero=lambda a: sizes.append(a.size), zeros=np.zeros,
+        **{name: reduction(name) for name, _ in WARM_REDUCTIONS}, zeros=np.zeros,
         cuda=SimpleNamespace(Stream=SimpleNamespace(null=SimpleNamespace(synchronize=lambda: 0))))
     warm_reductions(fake)
 
@@ -296,8 +302,11 @@ def test_warm_reductions_takes_every_block_size_cupy_picks():
         b = 1 << max(0, (-(-size // 4) - 1).bit_length())
         return min(max(b, 32), 512)
 
-    assert {block(s) for s in sizes} == {block(s) for s in range(1, 1 << 20)} == {32, 64, 128,
-                                                                                  256, 512}
+    assert set(sizes) == {(name, np.dtype(t)) for name, t in WARM_REDUCTIONS}
+    assert {"count_nonzero", "any", "max"} <= {name for name, _ in sizes}
+    for seen in sizes.values():
+        assert {block(s) for s in seen} == {block(s) for s in range(1, 1 << 20)} == {
+            32, 64, 128, 256, 512}
 
 
 def test_kernel_modules_hush_numba_small_grid_hints_only():

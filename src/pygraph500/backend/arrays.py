@@ -54,6 +54,22 @@ def gpu_status():
     return cupy, f"{count} CUDA device(s)"
 
 
+class HostStream:
+    """The stream of host arrays: entering it changes nothing, nothing is left to wait for."""
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc) -> None:
+        return None
+
+    def synchronize(self) -> None:
+        return None
+
+
+HOST_STREAM = HostStream()
+
+
 @dataclass
 class ArrayBackend:
     """``name`` 'cpu' or 'gpu'; ``xp`` numpy or cupy (numpy also for the GPU stand-in);
@@ -95,6 +111,14 @@ class ArrayBackend:
         elif self.on_device:
             self.xp.cuda.Device().synchronize()
 
+    def stream(self):
+        """A new stream for work that may overlap other work (a non-blocking CUDA stream on a
+        GPU; elsewhere ``HOST_STREAM``, on which work runs in order, at once). ``with
+        stream:`` issues work on it; ``stream.synchronize()`` waits for that work alone."""
+        if self.on_cuda:
+            return self.xp.cuda.Stream(non_blocking=True)
+        return HOST_STREAM
+
     def mark(self):
         """A point on the device's timeline, taken without waiting for the device: a recorded
         CUDA event on a GPU, the host clock elsewhere."""
@@ -129,15 +153,24 @@ class ArrayBackend:
                                 f"{format_bytes(mem[0])} of {format_bytes(mem[1])} is free")
 
 
+# The reductions the device searches run on arrays of data-dependent sizes: (function, dtype).
+# ``any`` and ``max`` are bincount's (it checks for negative values and finds the largest
+# before counting).
+WARM_REDUCTIONS = (("count_nonzero", np.bool_), ("any", np.bool_), ("max", np.int64),
+                   ("sum", np.int64))
+
+
 def warm_reductions(cupy) -> None:
-    """Compile (or load from CuPy's disk cache) every variant of CuPy's ``count_nonzero``
-    kernel before any search. CuPy builds that reduction with NVRTC once per CUDA block size,
-    which it picks from the array's size (a power of two from 32 to 512: five variants among
-    arrays under 2048 elements), so a level whose size picked a new one compiled inside a
-    timed search: 3.1-3.7 s on an H200 with an empty cache, 10-15 ms loading a full one. A
-    mask of each power-of-two size up to 4096 takes every variant."""
-    for k in range(13):
-        cupy.count_nonzero(cupy.zeros(1 << k, dtype=bool))
+    """Compile (or load from CuPy's disk cache) every variant of the reductions in
+    ``WARM_REDUCTIONS`` before any search. CuPy builds a reduction with NVRTC once per CUDA
+    block size, which it picks from the array's size (a power of two from 32 to 512: five
+    variants among arrays under 2048 elements), so a level whose size picked a new one
+    compiled inside a timed search: 1.5-3.7 s on an H200 with an empty cache (count_nonzero
+    in the embedded search; bincount's any, two kernels, with four ranks on one GPU),
+    10-15 ms loading a full one. An array of each power-of-two size up to 4096 takes every variant."""
+    for name, dtype in WARM_REDUCTIONS:
+        for k in range(13):
+            getattr(cupy, name)(cupy.zeros(1 << k, dtype=dtype))
     cupy.cuda.Stream.null.synchronize()
 
 

@@ -281,14 +281,15 @@ class DistributedEngine(Engine):
             return DistSearcher(self.comm, graph, self.prune, self.config.search.algorithm,
                                 self.config.execution.pipeline)
         return DistArraySearcher(self.comm, graph, self.backend, self.exchange, self.prune,
-                                 self.config.search.algorithm)
+                                 self.config.search.algorithm,
+                                 pipeline=self.config.execution.pipeline)
 
     def warm_up(self) -> None:
         """A search of a tiny graph (its kernels compiled or loaded, untimed); with arrays on
         a device, one more from a root on each rank: CuPy compiles a kernel the first time
-        its process runs it on data (an empty level launches nothing), so a rank whose
-        queue stayed empty here compiled inside a timed search (4 ranks on one H200: 4-6 s
-        in 3 of 16 searches, RESULTS.md)."""
+        its process runs it on data (an empty level launches nothing), and a rank whose
+        queue stayed empty here would compile inside a timed search. (The reductions' block
+        size variants are compiled by ``backend.arrays.warm_reductions``.)"""
         comm, seed = self.comm, self.config.graph.seed
         scale = max(4, comm.size.bit_length() + 2)  # a few linked vertices on every rank
         tiny = generate_local(comm, scale, 1, seed, weights=self.config.search.weighted)
@@ -380,7 +381,7 @@ class DistributedEngine(Engine):
         info = {
             "algorithm": self.config.search.algorithm,
             "prune": self.prune,
-            "pipeline": self.config.execution.pipeline and self.exchange is None,
+            "pipeline": self.config.execution.pipeline,
             "num_processes": comm.size,
             "partition": "1d",
             "layout": "1D: vertex v on rank v % P (local id v // P); rank r generates edge "

@@ -18,6 +18,13 @@ the GPU of its node-local rank) and runs Algorithm 4 with whole-array steps of
 4. **filter**: the own block and the received rows drop visited vertices; ``claim`` keeps
    one row per vertex, which sets its parent and joins the next queue.
 
+   ``pipeline`` (thesis 5.2, "CUDA streams on a device"; ``--pipeline``): steps 2-3 per
+   owner. The NLF is split by owner (one read: the entries per owner), then each peer's
+   block is pruned on one of two CUDA streams while the block before it is read back and
+   sent (a packet, non-blocking), the own block last; the packets are claimed together in
+   rank order, as the all-at-once exchange claims them (the same rows, bytes and parents).
+   Messages are staged through host memory either way.
+
 ``direction-optimizing`` runs bottom-up levels by the same switch as ``distributed.search1d``
 (``distributed.level_loop.LevelLoop``): the ranks allgather their frontier masks (packed to
 bits, through the same exchange) and each finds parents for its own unvisited vertices: on a
@@ -35,6 +42,7 @@ are device-timeline marks, added to the statistics after the search.
 """
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 
 import numpy as np
@@ -47,6 +55,7 @@ from .device import DeviceExchange
 from .level_loop import LevelLoop
 from .modes import DEFAULT_DIST_ALGORITHM, DEFAULT_PRUNE, check_modes
 from .partition import Partition1D, vertex_dtype
+from .search1d import LEVEL_TAG
 
 __all__ = ["DistArraySearcher", "device_graph", "estimate_device_bytes"]
 
@@ -83,9 +92,10 @@ class DistArraySearcher(LevelLoop):
 
     def __init__(self, comm, graph: DistGraph, backend, exchange: DeviceExchange | None = None,
                  prune: str = DEFAULT_PRUNE, algorithm: str = DEFAULT_DIST_ALGORITHM,
-                 kernel: bool | None = None):
+                 kernel: bool | None = None, pipeline: bool = False):
         """``kernel``: bottom-up levels by the numba.cuda kernel (default: on a device; True
-        under numba's CUDA simulator runs it on NumPy arrays, for tests)."""
+        under numba's CUDA simulator runs it on NumPy arrays, for tests). ``pipeline``: a
+        top-down level's exchange pipelined (see the module docstring)."""
         check_modes(prune, algorithm)
         xp = backend.xp
         self.kernel = backend.on_cuda if kernel is None else kernel
@@ -95,6 +105,7 @@ class DistArraySearcher(LevelLoop):
         self.switches_direction = algorithm == "direction-optimizing"
         part = graph.part
         self.size, self.rank = comm.size, comm.rank
+        self.streams = [backend.stream(), backend.stream()] if pipeline and self.size > 1 else None
         self.n, self.nl, self.ml = part.num_vertices, part.num_local, part.max_local
         nl = self.nl
         self.itype = vertex_dtype(self.n)
@@ -149,13 +160,15 @@ class DistArraySearcher(LevelLoop):
         return nq, degsum, extra
 
     def _exchange(self, name, *args):
-        """The exchange's call; on numpy-checked its synchronisations are counted apart."""
-        call = getattr(self.exchange, name)
+        """The exchange's call (its synchronisations counted ``_apart``)."""
+        with self._apart():
+            return getattr(self.exchange, name)(*args)
+
+    def _apart(self):
+        """On numpy-checked, the exchange's synchronisations counted apart (MPI's, or the
+        pipelined blocks' reads); elsewhere nothing."""
         checks = self.backend.checks
-        if checks is None:
-            return call(*args)
-        with checks.apart():
-            return call(*args)
+        return contextlib.nullcontext() if checks is None else checks.apart()
 
     def _start(self, root: int):
         xp = self.backend.xp
@@ -209,24 +222,10 @@ class DistArraySearcher(LevelLoop):
         owner, lid = v % size, v // size
         own = owner == rank
         keep = ~(own & (self._pbuf[xp.where(own, lid, nl)] >= 0))  # own visited: dropped
-        owner, lid, par, send_it = self._prune(v, p, owner, lid, keep)
-        # read 1 of 2: the message counts (MPI takes them from the host)
-        counts = be.to_host(xp.bincount(xp.where(send_it, owner, size), minlength=size + 1))
-        counts = counts[:size].astype(np.int64)
-        pruned, local = int(counts.sum()), int(counts[rank])
-        displs = np.zeros(size, dtype=np.int64)
-        np.cumsum(counts[:-1], out=displs[1:])
-        send = xp.empty((pruned + SPARE, 2), dtype=self.itype)
-        compact(xp, send_it, xp.stack([lid, par], axis=1).astype(self.itype), send,
-                spill(xp, m, pruned))
-        send = send[:pruned]
-        sendcounts = counts.copy()
-        sendcounts[rank] = 0
-        marks.append(be.mark())
-        recv, recvcounts = self._exchange("alltoallv", send, sendcounts, displs)
-        marks.append(be.mark())
-        mine = send[displs[rank]:displs[rank] + local].astype(np.int64)
-        got = recv.astype(np.int64)
+        exchange = self._all_at_once if self.streams is None else self._pipelined
+        counts, mine, got, recvcounts = exchange(v, p, owner, lid, keep, marks)
+        mine, got = mine.astype(np.int64), got.astype(np.int64)
+        local = mine.shape[0]
         lids = xp.concatenate([mine[:, 0], got[:, 0]])
         slots = spill(xp, lids.shape[0], nl)
         won_local = self._accept(mine[:, 0], mine[:, 1], slots[:local])
@@ -236,10 +235,89 @@ class DistArraySearcher(LevelLoop):
         found, degsum, found_local = self._end_level(
             marks, nq, xp.where(wins, self.deg[lids], 0).sum(), xp.count_nonzero(won_local))
         width = np.dtype(self.itype).itemsize * 2
+        pruned = int(counts.sum())
         sent, received = pruned - local, int(recvcounts.sum())
         row = [0, qlen, m, pruned, local, sent, sent * width, received, received * width,
                found_local, found - found_local, 0.0, 0.0, 0.0]
         return row, found, degsum
+
+    def _rows(self, v, p, owner, lid, keep):
+        """Steps 2 on NLF entries: (the rows (local id, parent) to send, grouped by owner, on
+        the device; their number, still on the device; the entries per owner)."""
+        xp, size = self.backend.xp, self.size
+        owner, lid, par, send_it = self._prune(v, p, owner, lid, keep)
+        m = send_it.shape[0]
+        rows = xp.empty((m + SPARE, 2), dtype=self.itype)
+        count = compact(xp, send_it, xp.stack([lid, par], axis=1).astype(self.itype), rows,
+                        spill(xp, m, m))
+        return rows, count, xp.where(send_it, owner, size)
+
+    def _all_at_once(self, v, p, owner, lid, keep, marks):
+        """Steps 2-3 as thesis 4.3.2 has them: prune the whole NLF, one alltoallv. Returns
+        (rows per owner, on the host; the own rows and the received ones, on the device;
+        rows received per source, on the host)."""
+        be, xp, size, rank = self.backend, self.backend.xp, self.size, self.rank
+        rows, _, owners = self._rows(v, p, owner, lid, keep)
+        # read 1 of 2: the message counts (MPI takes them from the host)
+        counts = be.to_host(xp.bincount(owners, minlength=size + 1))[:size].astype(np.int64)
+        displs = np.zeros(size, dtype=np.int64)
+        np.cumsum(counts[:-1], out=displs[1:])
+        send = rows[:int(counts.sum())]
+        sendcounts = counts.copy()
+        sendcounts[rank] = 0
+        marks.append(be.mark())
+        recv, recvcounts = self._exchange("alltoallv", send, sendcounts, displs)
+        marks.append(be.mark())
+        return counts, send[displs[rank]:displs[rank] + counts[rank]], recv, recvcounts
+
+    def _pipelined(self, v, p, owner, lid, keep, marks):
+        """Steps 2-3 pipelined (thesis 5.2): the NLF split by owner, each peer's block pruned
+        on one of the two streams while the block before it is read back and sent as a
+        packet; the own block last. Returns what ``_all_at_once`` does."""
+        be, xp, size, rank = self.backend, self.backend.xp, self.size, self.rank
+        order = xp.argsort(owner, kind="stable")
+        # the split's one read: the entries per owner (the device idles until it is back)
+        bounds = np.zeros(size + 1, dtype=np.int64)
+        np.cumsum(be.to_host(xp.bincount(owner, minlength=size))[:size], out=bounds[1:])
+        counts = np.zeros(size, dtype=np.int64)
+        requests, pending, mine = [], None, None
+        with self._apart():
+            for step in range(1, size + 1):  # the peers after this rank first, the own last
+                d = (rank + step) % size
+                stream = self.streams[step % 2]
+                with stream:
+                    block = order[bounds[d]:bounds[d + 1]]
+                    rows, count, _ = self._rows(v[block], p[block], owner[block], lid[block],
+                                                keep[block])
+                if pending is not None:  # the block before: read back and sent meanwhile
+                    requests.append(self._send_block(*pending, counts))
+                pending = (stream, d, rows, count)
+            mine = self._send_block(*pending, counts)  # d == rank: it stays
+        marks.append(be.mark())
+        recvcounts, arrived = np.zeros(size, dtype=np.int64), {}
+        while len(arrived) < size - 1:
+            source, packet = self.comm.recv_packet(LEVEL_TAG)
+            arrived[source] = packet.view(self.itype).reshape(-1, 2)
+            recvcounts[source] = arrived[source].shape[0]
+        for request in requests:
+            request.wait()
+        got = np.concatenate([arrived[r] for r in sorted(arrived)]) if arrived else \
+            np.empty((0, 2), dtype=self.itype)
+        got = be.to_device(got)
+        marks.append(be.mark())
+        return counts, mine, got, recvcounts
+
+    def _send_block(self, stream, dest, rows, count, counts):
+        """Block ``dest``'s rows, once its stream is done: sent (the request) or, for this
+        rank's own block, kept on the device (the rows)."""
+        stream.synchronize()  # a read may go through another stream than the block's
+        with stream:
+            c = int(count)
+            counts[dest] = c
+            if dest == self.rank:
+                return rows[:c]
+            packet = self.backend.to_host(rows[:c])
+        return self.comm.isend(packet.view(np.uint8).reshape(-1), dest, LEVEL_TAG)
 
     def _queue_to_frontier(self, qlen: int) -> None:
         """The frontier mask of the queue, and the candidates: the unvisited vertices with
