@@ -266,9 +266,9 @@ def _pipelined_and_not(comm, roots, prune, algorithm):
     return out
 
 
-@pytest.mark.parametrize("algorithm", DIST_ALGORITHMS)
-@pytest.mark.parametrize("prune", PRUNE_MODES)
-@pytest.mark.parametrize("size", [2, 3])
+@pytest.mark.parametrize("size, prune, algorithm",
+                         [(3, prune, "direction-optimizing") for prune in PRUNE_MODES]
+                         + [(2, "sort-unique", "topdown-queue")])
 def test_pipelined_array_exchange_moves_the_same_rows_to_the_same_parents(size, prune,
                                                                          algorithm, graph):
     """thesis 5.2 on the device engine (each peer's block pruned on its own stream while the
