@@ -465,8 +465,6 @@ _PRUNED = ("the None-typed in-edges and det must stay arguments for numba's prun
            "rest of the state is not yet a record (issue 39)")
 _LATER = "positional state not yet a record (issue 39)"
 WIDE_KERNELS = {
-    "pygraph500.apsp.cpu": (2, _LATER),
-    "pygraph500.apsp.gpu": (1, _LATER),
     "pygraph500.bfs.array.cuda_levels": (4, _LATER),
     "pygraph500.bfs.bottomup": (1, _LATER),
     "pygraph500.bfs.determinate.runtime": (3, _LATER),
@@ -490,13 +488,8 @@ WIDE_KERNELS = {
     "pygraph500.distributed.validate": (1, _LATER),
     "pygraph500.distributed.validate2d": (2, _LATER),
     "pygraph500.distributed.validate_sssp": (1, _LATER),
-    "pygraph500.graph.weights": (1, _LATER),
-    "pygraph500.io.text_kernels": (1, _LATER),
-    "pygraph500.primitives.cuda_steps": (1, _LATER),
     "pygraph500.sssp.bins": (1, "push: its tuple form, inlined in the pull's parallel loop, gave "
                                 "wrong distances after the pull; cause not found"),
-    "pygraph500.validate.csr_kernels": (1, _LATER),
-    "pygraph500.validate.shortest_paths": (1, _LATER),
 }
 
 

@@ -56,8 +56,12 @@ _U4 = np.uint64(4)
 
 
 @njit(cache=True)
-def _tile(X, ci, cj, Y, ai, ak, Z, bk, bj, b, floor, clamp):
-    """X[ci:ci+b, cj:cj+b] = min(itself, Y[ai:ai+b, ak:ak+b] (x) Z[bk:bk+b, bj:bj+b])."""
+def _tile(X, xc, Y, yc, Z, zc, b, bound):
+    """X[ci:ci+b, cj:cj+b] = min(itself, Y[ai:ai+b, ak:ak+b] (x) Z[bk:bk+b, bj:bj+b]): each
+    tile given by its top-left corner (``xc`` = (ci, cj), ``yc`` = (ai, ak), ``zc`` = (bk,
+    bj)); ``bound`` = (floor, clamp)."""
+    (ci, cj), (ai, ak), (bk, bj) = xc, yc, zc
+    floor, clamp = bound
     ci, cj, ai, ak, bk, bj, b = _u(ci), _u(cj), _u(ai), _u(ak), _u(bk), _u(bj), _u(b)
     for i in range(b):
         x = X[ci + i]
@@ -85,9 +89,12 @@ def _tile(X, ci, cj, Y, ai, ak, Z, bk, bj, b, floor, clamp):
 
 
 @njit(cache=True)
-def _tile_pred(X, PX, ci, cj, Y, ai, ak, Z, PZ, bk, bj, b, floor, clamp):
-    """``_tile`` that also carries predecessors: where Y[i, k] + Z[k, j] improves X[i, j],
-    PX[i, j] = PZ[k, j] (the vertex before j on the path k -> j)."""
+def _tile_pred(XP, xc, Y, yc, ZP, zc, b, bound):
+    """``_tile`` that also carries predecessors (``XP`` = (X, PX), ``ZP`` = (Z, PZ)): where
+    Y[i, k] + Z[k, j] improves X[i, j], PX[i, j] = PZ[k, j] (the vertex before j on the
+    path k -> j)."""
+    (X, PX), (Z, PZ), (ci, cj), (ai, ak), (bk, bj) = XP, ZP, xc, yc, zc
+    floor, clamp = bound
     ci, cj, ai, ak, bk, bj, b = _u(ci), _u(cj), _u(ai), _u(ak), _u(bk), _u(bj), _u(b)
     for i in range(b):
         x = X[ci + i]
@@ -161,9 +168,10 @@ def _product(L, PL, out, pout, b, floor, clamp, pred):
         cj = (t % nt) * b
         for kb in range(nt):
             if pred:
-                _tile_pred(out, pout, ci, cj, L, ci, kb * b, L, PL, kb * b, cj, b, floor, clamp)
+                _tile_pred((out, pout), (ci, cj), L, (ci, kb * b), (L, PL), (kb * b, cj), b,
+                           (floor, clamp))
             else:
-                _tile(out, ci, cj, L, ci, kb * b, L, kb * b, cj, b, floor, clamp)
+                _tile(out, (ci, cj), L, (ci, kb * b), L, (kb * b, cj), b, (floor, clamp))
         for i in range(ci, ci + b):
             for j in range(cj, cj + b):
                 if out[i, j] != L[i, j]:
@@ -205,14 +213,14 @@ def _phase2(D, P, t0, b, floor, clamp, pred):
             continue
         if t % 2 == 0:  # row tile (t0, o)
             if pred:
-                _tile_pred(D, P, t0, o, D, t0, t0, D, P, t0, o, b, floor, clamp)
+                _tile_pred((D, P), (t0, o), D, (t0, t0), (D, P), (t0, o), b, (floor, clamp))
             else:
-                _tile(D, t0, o, D, t0, t0, D, t0, o, b, floor, clamp)
+                _tile(D, (t0, o), D, (t0, t0), D, (t0, o), b, (floor, clamp))
         else:  # column tile (o, t0)
             if pred:
-                _tile_pred(D, P, o, t0, D, o, t0, D, P, t0, t0, b, floor, clamp)
+                _tile_pred((D, P), (o, t0), D, (o, t0), (D, P), (t0, t0), b, (floor, clamp))
             else:
-                _tile(D, o, t0, D, o, t0, D, t0, t0, b, floor, clamp)
+                _tile(D, (o, t0), D, (o, t0), D, (t0, t0), b, (floor, clamp))
 
 
 @njit(cache=True, parallel=True)
@@ -225,9 +233,9 @@ def _phase3(D, P, t0, b, floor, clamp, pred):
         if ci == t0 or cj == t0:
             continue
         if pred:
-            _tile_pred(D, P, ci, cj, D, ci, t0, D, P, t0, cj, b, floor, clamp)
+            _tile_pred((D, P), (ci, cj), D, (ci, t0), (D, P), (t0, cj), b, (floor, clamp))
         else:
-            _tile(D, ci, cj, D, ci, t0, D, t0, cj, b, floor, clamp)
+            _tile(D, (ci, cj), D, (ci, t0), D, (t0, cj), b, (floor, clamp))
 
 
 def blocked(D, P, b, floor, clamp, pred):

@@ -113,12 +113,13 @@ def require_device_memory(needed: int, what: str) -> None:
 
 
 @cuda.jit(device=True, inline=True)
-def _relax(d, p, i, j, v, pv, floor, clamp, pred):
-    """d[i, j] = v (clamped) and p[i, j] = pv when v improves d[i, j]."""
-    if v < d[i, j]:
-        d[i, j] = v if not clamp or v > floor else floor
+def _relax(d, p, ij, v, pv, bound, pred):
+    """d[ij] = v (clamped: ``bound`` = (floor, clamp)) and p[ij] = pv when v improves d[ij]."""
+    floor, clamp = bound
+    if v < d[ij]:
+        d[ij] = v if not clamp or v > floor else floor
         if pred:
-            p[i, j] = pv
+            p[ij] = pv
 
 
 @cuda.jit
@@ -128,7 +129,7 @@ def _fw_step(D, P, k, floor, clamp, pred):
     j, i = cuda.grid(2)
     n = D.shape[0]
     if i < n and j < n:
-        _relax(D, P, i, j, D[i, k] + D[k, j], P[k, j] if pred else 0, floor, clamp, pred)
+        _relax(D, P, (i, j), D[i, k] + D[k, j], P[k, j] if pred else 0, (floor, clamp), pred)
 
 
 @cuda.jit

@@ -114,13 +114,15 @@ def _bucket(wbits, lo, scale, k):
 
 
 @njit(cache=True)
-def _sort_rows(indptr, indices, wbits, v0, v1, out_i, out_w, buf, cnt):
-    """Rows ``v0 .. v1-1`` sorted by (weight, neighbour) into ``out_i``/``out_w``. Keys are
+def _sort_rows(indptr, indices, wbits, rows, out_i, out_w, buf, cnt):
+    """Rows ``v0 .. v1-1`` (``rows`` = (v0, v1)) sorted by (weight, neighbour) into
+    ``out_i``/``out_w``. Keys are
     ``weight bits << 32 | neighbour`` (non-negative float32 bits order as the numbers). A long
     row is first distributed into as many buckets as entries, linear in the weight between the
     row's least and greatest (expected O(1) entries each for weights as evenly spread as
     Graph500's), then each bucket is sorted. ``buf``: int64 scratch twice as long as the
     longest row, ``cnt``: one entry more than it."""
+    v0, v1 = rows
     for v in range(v0, v1):
         a = indptr[v]
         k = indptr[v + 1] - a
@@ -170,8 +172,8 @@ def _sort_all_rows(indptr, indices, wbits, bounds, out_i, out_w):
         longest = 0
         for v in range(v0, v1):
             longest = max(longest, indptr[v + 1] - indptr[v])
-        _sort_rows(indptr, indices, wbits, v0, v1, out_i, out_w, np.empty(2 * longest, np.int64),
-                   np.empty(longest + 1, np.int64))
+        _sort_rows(indptr, indices, wbits, (v0, v1), out_i, out_w,
+                   np.empty(2 * longest, np.int64), np.empty(longest + 1, np.int64))
 
 
 def by_weight(indptr: np.ndarray, indices: np.ndarray, weights: np.ndarray):

@@ -140,6 +140,7 @@ def read_snap(path, size, limit, report, weights=False, *, layout: TextLayout | 
         layout = _peek_text(read_head(path), weights)
     ncols = 3 if layout.weighted else 2
     roles = np.array(layout.roles, dtype=np.int64)
+    columns = (ncols, limit, layout.sep, roles, layout.width)  # parse_lines' layout
     compressed = path.lower().endswith(_COMPRESSED)
     # pass 1 (plain files): the line count bounds the edge count, so the arrays are
     # allocated once; compressed files grow their arrays instead.
@@ -190,9 +191,8 @@ def read_snap(path, size, limit, report, weights=False, *, layout: TextLayout | 
                 start, line = min(end, layout.skip - offset), layout.skip_lines
             while True:
                 status, i, pos, line, nslow, tb, te, extra = text_kernels.parse_lines(
-                    chunk, start, end, src, dst, weight, pos, ncols, limit, text_kernels.POW10,
-                    slow[0], slow[1], slow[2], slow[3], line, weights, layout.sep, roles,
-                    layout.width)
+                    chunk, (start, end), (src, dst, weight), (pos, line), columns,
+                    tuple(slow), weights, text_kernels.POW10)
                 for k in range(nslow):  # weights outside the compiled fast path
                     b, e = int(slow[1][k]), int(slow[2][k])
                     tok = bytes(chunk[b:e])

@@ -174,9 +174,11 @@ def _float32_weight(buf, b, e, pow10):
 
 
 @njit(cache=True)
-def parse_lines(buf, start, end, src, dst, weight, pos, ncols, limit, pow10,
-                slow_edge, slow_beg, slow_end, slow_line, line, wcheck, sep, roles, width):
-    """Parse the lines of ``buf[start:end]``.
+def parse_lines(buf, span, out, cursor, layout, slow, wcheck, pow10):
+    """Parse the lines of ``buf[start:end]`` (``span`` = (start, end)) into ``out`` = (src,
+    dst, weight) from edge ``pos`` on, ``cursor`` = (pos, lines begun before). ``layout`` =
+    (ncols, limit, sep, roles, width); ``slow`` = (slow_edge, slow_beg, slow_end, slow_line);
+    ``pow10``: ``POW10``.
 
     Lines whose first non-blank byte is ``#`` or ``%`` are comments; blank lines are skipped.
     ``sep`` 10 (SNAP): columns are separated by blanks; another byte (CSV's comma or tab):
@@ -194,6 +196,11 @@ def parse_lines(buf, start, end, src, dst, weight, pos, ncols, limit, pow10,
     stopped, ``line`` the number of lines begun so far (1-based line of an error), and
     ``extra`` the column count of a COLUMNS error.
     """
+    start, end = span
+    src, dst, weight = out
+    pos, line = cursor
+    ncols, limit, sep, roles, width = layout
+    slow_edge, slow_beg, slow_end, slow_line = slow
     i = start
     nslow = 0
     cap = slow_edge.shape[0]

@@ -31,13 +31,17 @@ hush_small_grids()
 
 
 @cuda.jit
-def bottom_up_level(indptr, indices, cand, ncand, front, parent, depth, level, nxt, found,
-                    left, counts):
-    """One bottom-up level: candidate ``cand[t]`` takes the first neighbour in ``front`` as
-    its parent (and depth level + 1) and joins ``nxt`` (the next frontier mask) and
-    ``found`` (the next queue), or else ``left`` (the candidates left); both lists take a
-    slot per block from one global atomic add. ``counts``: [0] vertices found, [1] their
-    adjacency entries, [2] candidates left. Every thread reaches the block's barriers."""
+def bottom_up_level(graph, cand, ncand, front, tree, out):
+    """One bottom-up level on ``graph`` = (indptr, indices): candidate ``cand[t]`` takes the
+    first neighbour in ``front`` as its parent (and depth level + 1: ``tree`` = (parent,
+    depth, level)) and joins ``nxt`` (the next frontier mask) and ``found`` (the next
+    queue), or else ``left`` (the candidates left): ``out`` = (nxt, found, left, counts);
+    both lists take a slot per block from one global atomic add. ``counts``: [0] vertices
+    found, [1] their adjacency entries, [2] candidates left. Every thread reaches the
+    block's barriers."""
+    indptr, indices = graph
+    parent, depth, level = tree
+    nxt, found, left, counts = out
     t = cuda.grid(1)
     tid = cuda.threadIdx.x
     block = cuda.shared.array(5, np.int64)  # found, their entries, left; first slots of both
@@ -88,10 +92,11 @@ def bottom_up_search_step(xp, indptr, indices, parent, depth, level, front, cand
     ncand = cand.shape[0]
     nxt.fill(False)
     if ncand:
+        view = device_view
         bottom_up_level[blocks(ncand), THREADS](
-            *map(device_view, (indptr, indices, cand)), ncand,
-            *map(device_view, (front, parent, depth_arg(xp, depth))), level,
-            *map(device_view, (nxt, found, left, row)))
+            (view(indptr), view(indices)), view(cand), ncand, view(front),
+            (view(parent), view(depth_arg(xp, depth)), level),
+            tuple(map(view, (nxt, found, left, row))))
 
 
 def blocks(threads: int) -> int:

@@ -165,9 +165,9 @@ def _code(lev, table, mode, v, mark):
 
 
 @njit(cache=True, parallel=True)
-def bfs_pass(indptr, indices, lev, table, mode, core, shallow, parent, root, tuple_degree,
-             bounds):
-    """Every rule left after the parent pointers: row ``u`` holds ``parent[u]`` iff the tree
+def bfs_pass(graph, lev, levels, parent, root, tuple_degree, bounds):
+    """Every rule left after the parent pointers (``graph`` = (indptr, indices); ``levels`` =
+    (mode, table, core, shallow) as ``level_table`` gives them): row ``u`` holds ``parent[u]`` iff the tree
     edge is an edge (a binary search of the sorted row, no random read), and every edge's
     levels: with ``core`` = L >= 0, the rows at levels L and L + 1 skipped and every entry of
     the others judged (see the module docstring); with ``core`` = -1, each edge {u, v}
@@ -187,6 +187,8 @@ def bfs_pass(indptr, indices, lev, table, mode, core, shallow, parent, root, tup
     component edge (u, v), the largest level, the tuples at reached vertices); N: none. The
     edges are the first in vertex order, u < v, except with a core: there any offender (u
     may be above v), only to say that one exists."""
+    indptr, indices = graph
+    mode, table, core, shallow = levels
     n = parent.shape[0]
     nch = bounds.shape[0] - 1
     out = np.empty((nch, 7), np.int64)

@@ -121,11 +121,12 @@ def _validate(graph, parent, root) -> ValidationReport:
     rg = int(graph.new_label[root]) if graph.relabelled else root
     bounds = ck.row_bounds(graph.indptr)
     mode, table, core, shallow = level_table(lev, graph.indptr)
+    csr = (graph.indptr, graph.indices)
     bad_tree, lu, lv, cu, cv, max_depth, tsum = ck.bfs_pass(
-        graph.indptr, graph.indices, lev, table, mode, core, shallow, pg, rg, td, bounds)
+        csr, lev, (mode, table, core, shallow), pg, rg, td, bounds)
     if core >= 0 and bad_tree == n and min(lu, cu) < n:  # the first offender, u < v
         bad_tree, lu, lv, cu, cv, max_depth, tsum = ck.bfs_pass(
-            graph.indptr, graph.indices, lev, table, mode, -1, shallow, pg, rg, td, bounds)
+            csr, lev, (mode, table, -1, shallow), pg, rg, td, bounds)
     common = dict(num_visited=num_visited, depth=depth, max_depth=int(max_depth))
     if bad_tree < n:
         v = _name(graph, bad_tree)

@@ -59,7 +59,10 @@ def _vertex_pass(parent, dist, root):
 
 
 @njit(cache=True)
-def _edge_chunk(src, dst, w, d, fp, parent, found, confirmed, lo, hi):
+def _edge_chunk(src, dst, w, d, fp, parent, marks, span):
+    """``_edge_pass`` on the tuples ``span`` = (lo, hi); ``marks`` = (found, confirmed)."""
+    found, confirmed = marks
+    lo, hi = span
     m = src.shape[0]
     n = d.shape[0]
     ne = 0
@@ -103,9 +106,9 @@ def _edge_pass(src, dst, w, d, fp, parent, found, confirmed):
     m = src.shape[0]
     nch = min(_NCH, max(m, 1))
     out = np.empty((nch, 4), np.int64)
+    marks = (found, confirmed)
     for c in prange(nch):
-        r = _edge_chunk(src, dst, w, d, fp, parent, found, confirmed, c * m // nch,
-                        (c + 1) * m // nch)
+        r = _edge_chunk(src, dst, w, d, fp, parent, marks, (c * m // nch, (c + 1) * m // nch))
         out[c, 0] = r[0]
         out[c, 1] = r[1]
         out[c, 2] = r[2]
