@@ -480,14 +480,6 @@ WIDE_KERNELS = {
     "pygraph500.bfs.steps.thin_frontier": (6, _PRUNED),
     "pygraph500.bfs.topdown_bitmap": (1, _PRUNED),
     "pygraph500.bfs.topdown_queue": (1, _PRUNED),
-    "pygraph500.distributed.build": (1, _LATER),
-    "pygraph500.distributed.kernels1d": (3, _LATER),
-    "pygraph500.distributed.kernels2d": (6, _LATER),
-    "pygraph500.distributed.sort_unique": (2, _LATER),
-    "pygraph500.distributed.sssp_kernels": (6, _LATER),
-    "pygraph500.distributed.validate": (1, _LATER),
-    "pygraph500.distributed.validate2d": (2, _LATER),
-    "pygraph500.distributed.validate_sssp": (1, _LATER),
     "pygraph500.sssp.bins": (1, "push: its tuple form, inlined in the pull's parallel loop, gave "
                                 "wrong distances after the pull; cause not found"),
 }

@@ -31,7 +31,7 @@ from ..errors import InputError
 from ..graph.build import sort_dedup_rows
 from ..graph.weights import check_weights, split_keys
 from .generate import LocalEdges
-from .partition import (Partition1D, block_starts, owner_local, owner_local_args,
+from .partition import (Partition1D, block_starts, owner_local, owner_split,
                         vertex_dtype)
 
 __all__ = ["DistGraph", "build_dist", "label_columns", "BUILD_CHUNK"]
@@ -79,9 +79,11 @@ class DistGraph:
 
 
 @njit(cache=True)
-def _count_owners(src, dst, n, size, pow2, shift, mask, counts):
+def _count_owners(src, dst, n, split, counts):
     """Entries per destination rank (both directions, self-loops skipped); the index of the
-    first tuple with a label outside [0, n), or -1."""
+    first tuple with a label outside [0, n), or -1. ``split``: (size, pow2, shift, mask),
+    ``owner_local``'s arguments after the vertex."""
+    size, pow2, shift, mask = split
     counts[:] = 0
     for i in range(src.shape[0]):
         u = src[i]
@@ -95,9 +97,10 @@ def _count_owners(src, dst, n, size, pow2, shift, mask, counts):
 
 
 @njit(cache=True)
-def _pack(src, dst, wbits, size, pow2, shift, mask, counts, out):
+def _pack(src, dst, wbits, split, counts, out):
     """Rows (local id at the owner, the other endpoint[, the tuple's weight bits when ``out``
-    has a third column]), grouped by owner in rank order."""
+    has a third column]), grouped by owner in rank order (``split`` as ``_count_owners``)."""
+    size, pow2, shift, mask = split
     pos = block_starts(counts, size)[0]
     weighted = out.shape[1] > 2
     for i in range(src.shape[0]):
@@ -182,8 +185,8 @@ def build_dist(comm, edges: LocalEdges, *, compact_columns: bool = False) -> Dis
     src = np.ascontiguousarray(edges.src, dtype=np.int64)
     dst = np.ascontiguousarray(edges.dst, dtype=np.int64)
     counts = np.empty(size, dtype=np.int64)
-    split = owner_local_args(size)
-    bad = _count_owners(src, dst, np.int64(n), np.int64(size), *split, counts)
+    split = owner_split(size)
+    bad = _count_owners(src, dst, np.int64(n), split, counts)
     if bad >= 0:
         raise InputError(f"edge tuple {edges.start + bad} = ({int(src[bad])}, {int(dst[bad])}) "
                          f"has a label outside [0, {n})")
@@ -200,8 +203,8 @@ def build_dist(comm, edges: LocalEdges, *, compact_columns: bool = False) -> Dis
     pos = 0
     for r in range(rounds):
         a, b = min(m, r * BUILD_CHUNK), min(m, (r + 1) * BUILD_CHUNK)
-        _count_owners(src[a:b], dst[a:b], np.int64(n), np.int64(size), *split, counts)
-        _pack(src[a:b], dst[a:b], wbits[a:b], np.int64(size), *split, counts, send)
+        _count_owners(src[a:b], dst[a:b], np.int64(n), split, counts)
+        _pack(src[a:b], dst[a:b], wbits[a:b], split, counts, send)
         got, _ = comm.alltoallv(send[:int(counts.sum())], counts, out=recv[pos:])
         if got.shape[0] and not np.shares_memory(got, recv):
             recv[pos:pos + got.shape[0]] = got

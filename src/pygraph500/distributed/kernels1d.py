@@ -14,6 +14,10 @@ sort-unique of the prune step aside (``sort_unique``):
 
 NLF entries carry the key ``owner << lbits | local id``, with the parent packed below it
 (``pbits`` > 0) when both fit in one int64 word; -1 marks a dropped entry.
+
+The kernels take records (tuples): ``graph`` (indptr, indices), ``split`` (size, pow2,
+shift, mask: ``owner_local``'s arguments after the vertex) and ``nlf`` (key, par, lbits,
+pbits: the NLF's words, their parents when not packed, and the key's layout).
 """
 from __future__ import annotations
 
@@ -30,11 +34,17 @@ __all__ = ["expand_queue", "group_by_owner", "split_by_owner", "claim_unvisited"
 
 
 @njit(cache=True, parallel=True)
-def expand_queue(indptr, indices, queue, qlen, visited, rank, size, pow2, shift, mask, lbits,
-                 pbits, seen, column, use_seen, key, par, nthreads, drop_own=True):
-    """Write the NLF of queue[:qlen]: entry j's key ``owner << lbits | local id`` and parent
+def expand_queue(graph, search, rank, split, pruning, nlf, nthreads, drop_own=True):
+    """Write the NLF of the queue: entry j's key ``owner << lbits | local id`` and parent
     (``pbits`` > 0: one word ``key << pbits | parent`` in ``key``, ``par`` unused); -1 marks a
-    dropped entry (``drop_own``: an own vertex already visited). Returns (m, kept)."""
+    dropped entry (``drop_own``: an own vertex already visited). ``search``: (queue, qlen,
+    visited); ``pruning``: (use_seen, seen, column), ``--prune bitmap``'s bitmap of the
+    columns sent and each entry's column. Returns (m, kept)."""
+    indptr, indices = graph
+    queue, qlen, visited = search
+    size, pow2, shift, mask = split
+    use_seen, seen, column = pruning
+    key, par, lbits, pbits = nlf
     off = np.empty(qlen + 1, np.int64)
     off[0] = 0
     for i in range(qlen):
@@ -84,8 +94,9 @@ def expand_queue(indptr, indices, queue, qlen, visited, rank, size, pow2, shift,
 
 
 @njit(cache=True)
-def group_by_owner(key, par, m, lbits, pbits, size, send, counts):
+def group_by_owner(nlf, m, size, send, counts):
     """Counting sort of the kept NLF entries by owner: rows (local id, parent) into send."""
+    key, par, lbits, pbits = nlf
     lmask = (np.int64(1) << lbits) - 1
     pmask = (np.int64(1) << pbits) - 1
     counts[:] = 0
@@ -110,10 +121,11 @@ def group_by_owner(key, par, m, lbits, pbits, size, send, counts):
 
 
 @njit(cache=True)
-def split_by_owner(key, par, m, lbits, pbits, size, okey, opar, starts):
+def split_by_owner(nlf, m, size, okey, opar, starts):
     """Stable counting sort of the kept NLF entries (``key >= 0``) by owner, the words as they
     are: owner o's entries are ``okey[starts[o]:starts[o + 1]]`` (their parents in ``opar``
     when ``pbits`` is 0), each block then pruned on its own (a pipelined level)."""
+    key, par, lbits, pbits = nlf
     shift = lbits + pbits
     starts[:] = 0
     for j in range(m):
@@ -177,13 +189,14 @@ def bits_to_queue(bits, q):
 
 
 @njit(cache=True, parallel=True)
-def bottom_up_scan(indptr, indices, visited, linked, frontier, nxt, parent, size, pow2,
-                   shift, mask, nthreads):
+def bottom_up_scan(graph, visited, linked, frontier, nxt, parent, split, nthreads):
     """One bottom-up level (Beamer): every unvisited local vertex with a neighbour (``linked``:
     bitmap of the local vertices of degree > 0) scans its neighbours for one in the frontier
     (``frontier[owner]``: that rank's bitmap of its local ids) and stops at the first. Threads
     own whole words of visited / nxt (no atomics). Indices are unsigned (no wraparound
     checks). Returns (found, degree sum of the found, adjacency entries examined)."""
+    indptr, indices = graph
+    size, pow2, shift, mask = split
     nwords = visited.shape[0]
     nch = min(nwords, 32 * nthreads) if nwords > 256 else min(nwords, 1)
     out = np.zeros((max(nch, 1), 3), np.int64)

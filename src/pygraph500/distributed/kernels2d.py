@@ -13,6 +13,12 @@ ascends as the frontier is scanned in order, so its deltas are small (section 4.
 of a bottom-up level is (sorted local id of v, column index of the parent found), v ascending.
 ``stats``: [entries examined, pairs made, pairs for this rank, vertices claimed here, their
 degree sum].
+
+The kernels take records (tuples): ``own`` (visited, order, parent, nextbits, queue, degree:
+what a claim reads and writes on the owner; visited is over sorted local ids), ``packets``
+(bufs, fill, prev, npairs, width, vlq: the peers' packets being written and their body
+form), ``mesh`` (block, me, col_u0, size: the block length L, this rank's processor-column,
+its first rank, P) and ``front`` (the column frontier bitmap, then the block's CSR).
 """
 from __future__ import annotations
 
@@ -40,9 +46,10 @@ def _set(bits, i):
 
 
 @njit(inline="always")
-def claim(s, u, visited, order, parent, nextbits, queue, qlen, degree, stats):
+def claim(s, u, own, qlen, stats):
     """Owner side: sorted local id s gets parent u unless already visited (Algorithm II Task
     B lines 3-7); returns the new queue length."""
+    visited, order, parent, nextbits, queue, degree = own
     if _test(visited, s):
         return qlen
     _set(visited, s)
@@ -56,20 +63,19 @@ def claim(s, u, visited, order, parent, nextbits, queue, qlen, degree, stats):
 
 
 @njit(cache=True)
-def claim_deferred(deferred, count, visited, order, parent, nextbits, queue, qlen, degree,
-                   stats):
+def claim_deferred(deferred, count, own, qlen, stats):
     """Claim the first ``count`` deferred (u, sorted local id) pairs of this rank's own
     vertices, in order; returns the queue length."""
     for t in range(count):
-        qlen = claim(deferred[t, 1], deferred[t, 0], visited, order, parent, nextbits, queue,
-                     qlen, degree, stats)
+        qlen = claim(deferred[t, 1], deferred[t, 0], own, qlen, stats)
     return qlen
 
 
 @njit(inline="always")
-def _emit(k, a, b, bufs, fill, prev, npairs, width, vlq):
+def _emit(k, a, b, packets):
     """Append (a, b) to peer k's packet (``prev[k]``: its last pair); True when the packet is
     now full (header written)."""
+    bufs, fill, prev, npairs, width, vlq = packets
     row = bufs[k]
     fill[k] = append_pair(row, fill[k], prev[k, 0], prev[k, 1], a, b, width, vlq)
     prev[k, 0] = a
@@ -88,19 +94,21 @@ def _below(bit_count):
 
 
 @njit(cache=True)
-def td_scan(state, colbits, cindptr, cindices, block, me, col_u0, size, sent, dedup, visited,
-            order, parent, nextbits, queue, qlen, degree, bufs, fill, prev, npairs, width, vlq,
-            stats, deferred):
-    """Top-down: every entry u -> v of the column frontier (``colbits``), u ascending. A v of
-    another owner is sent unless its bit in ``sent`` (over the row-block) is set; ``dedup``
-    sets the bit as v is sent, so each v goes once per search (the thesis's pruning, by
-    test-and-set instead of a sort); without it only the vertices known visited are skipped
-    and every other edge is sent (paper 001, Task A). A v of this rank is claimed, or while
-    the ``deferred`` buffer (rows of (u, s); empty: none) has room kept there for the caller
-    to claim (``claim_deferred``) while the level's last packets travel.
+def td_scan(scan, front, mesh, own, qlen, packets, stats):
+    """Top-down: every entry u -> v of the column frontier (``front``: (colbits, cindptr,
+    cindices), the block's column CSR), u ascending. ``scan``: (state, deferred, sent,
+    dedup). A v of another owner is sent unless its bit in ``sent`` (over the row-block) is
+    set; ``dedup`` sets the bit as v is sent, so each v goes once per search (the thesis's
+    pruning, by test-and-set instead of a sort); without it only the vertices known visited
+    are skipped and every other edge is sent (paper 001, Task A). A v of this rank is
+    claimed, or while the ``deferred`` buffer (rows of (u, s); empty: none) has room kept
+    there for the caller to claim (``claim_deferred``) while the level's last packets travel.
     ``state``: (next column index, next entry or -1) where a full packet stopped the scan,
     the pairs in ``deferred``. Returns (peer whose packet is full or -1 when done, queue
     length)."""
+    state, deferred, sent, dedup = scan
+    colbits, cindptr, cindices = front
+    block, me, col_u0, size = mesh
     nwords = colbits.shape[0]
     c0 = state[0]
     w = c0 >> 6
@@ -136,15 +144,14 @@ def td_scan(state, colbits, cindptr, cindices, block, me, col_u0, size, sent, de
                         deferred[state[2], 1] = r - k * block
                         state[2] += 1
                     else:
-                        qlen = claim(r - k * block, u, visited, order, parent, nextbits,
-                                     queue, qlen, degree, stats)
+                        qlen = claim(r - k * block, u, own, qlen, stats)
                     continue
                 if _test(sent, r):
                     continue
                 if dedup:
                     _set(sent, r)
                 pairs += 1
-                if _emit(k, c, r - k * block, bufs, fill, prev, npairs, width, vlq):
+                if _emit(k, c, r - k * block, packets):
                     full = k
                     state[0] = c
                     state[1] = e
@@ -159,15 +166,18 @@ def td_scan(state, colbits, cindptr, cindices, block, me, col_u0, size, sent, de
 
 
 @njit(cache=True)
-def bu_scan(state, done, k, rows_held, colbits, rindptr, rindices, block, me, col_u0, size,
-            visited, order, parent, nextbits, queue, qlen, degree, bufs, fill, prev, npairs,
-            width, vlq, stats):
-    """Bottom-up, one segment of the row-block: the rows of owner ``k`` (sorted local ids s)
-    not yet ``done`` (visited, or found earlier this level by a rank before this one in the
-    row) look for a neighbour in the column frontier; the first found is s's parent: claimed
-    when ``k`` is this rank, else sent to k, and s is marked done. Rows without an entry in
-    this block (``rows_held``, over the row-block) are skipped. ``state``: the next s where a
-    full packet stopped the scan. Returns (full peer or -1, queue length)."""
+def bu_scan(scan, front, mesh, own, qlen, packets, stats):
+    """Bottom-up, one segment of the row-block (``scan``: (state, k, done)): the rows of
+    owner ``k`` (sorted local ids s) not yet ``done`` (visited, or found earlier this level by
+    a rank before this one in the row) look for a neighbour in the column frontier
+    (``front``: (colbits, rindptr, rindices, rows_held), the block's row CSR); the first
+    found is s's parent: claimed when ``k`` is this rank, else sent to k, and s is marked
+    done. Rows without an entry in this block (``rows_held``, over the row-block) are
+    skipped. ``state``: the next s where a full packet stopped the scan. Returns (full peer
+    or -1, queue length)."""
+    state, k, done = scan
+    colbits, rindptr, rindices, rows_held = front
+    block, me, col_u0, size = mesh
     base = k * block
     held = rows_held[base >> 6:(base + block) >> 6]
     nwords = block >> 6
@@ -206,8 +216,8 @@ def bu_scan(state, done, k, rows_held, colbits, rindptr, rindices, block, me, co
             if k == me:
                 local += 1
                 u = (c % block) * size + col_u0 + c // block
-                qlen = claim(s, u, visited, order, parent, nextbits, queue, qlen, degree, stats)
-            elif _emit(k, s, c, bufs, fill, prev, npairs, width, vlq):
+                qlen = claim(s, u, own, qlen, stats)
+            elif _emit(k, s, c, packets):
                 full = k
                 state[0] = s + 1
                 break
@@ -222,11 +232,12 @@ def bu_scan(state, done, k, rows_held, colbits, rindptr, rindices, block, me, co
 
 
 @njit(cache=True)
-def claim_pairs(a, b, count, topdown, col_u0, size, block, visited, order, parent, nextbits,
-                queue, qlen, degree, stats):
-    """Task B for one decoded packet from the peer in processor-column j (``col_u0 = j * R``,
-    the first rank of that column): top-down pairs are (column index of u, s), bottom-up
-    pairs (s, column index of u). Returns the queue length."""
+def claim_pairs(pairs, col_u0, size, block, own, qlen, stats):
+    """Task B for one decoded packet (``pairs``: (a, b, count, topdown)) from the peer in
+    processor-column j (``col_u0 = j * R``, the first rank of that column): top-down pairs
+    are (column index of u, s), bottom-up pairs (s, column index of u). Returns the queue
+    length."""
+    a, b, count, topdown = pairs
     for t in range(count):
         if topdown:
             c = a[t]
@@ -235,7 +246,7 @@ def claim_pairs(a, b, count, topdown, col_u0, size, block, visited, order, paren
             s = a[t]
             c = b[t]
         u = (c % block) * size + col_u0 + c // block
-        qlen = claim(s, u, visited, order, parent, nextbits, queue, qlen, degree, stats)
+        qlen = claim(s, u, own, qlen, stats)
     return qlen
 
 

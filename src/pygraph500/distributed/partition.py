@@ -17,7 +17,7 @@ import numpy as np
 from numba import njit
 
 __all__ = ["Partition1D", "edge_range", "bucket_by_owner", "fetch", "vertex_dtype",
-           "owner_local", "owner_local_args", "block_starts"]
+           "owner_local", "owner_local_args", "owner_split", "block_starts"]
 
 
 @njit(inline="always")
@@ -46,6 +46,12 @@ def block_starts(counts, size):
 def owner_local_args(size: int) -> tuple[bool, np.int64, np.int64]:
     """``(pow2, shift, mask)`` of ``owner_local`` for ``size`` ranks."""
     return size & (size - 1) == 0, np.int64(size.bit_length() - 1), np.int64(size - 1)
+
+
+def owner_split(size: int) -> tuple:
+    """``(size, pow2, shift, mask)``: ``owner_local``'s arguments after the vertex, the record
+    the kernels take them in."""
+    return (np.int64(size), *owner_local_args(size))
 
 
 def vertex_dtype(num_vertices: int):

@@ -70,7 +70,7 @@ from .kernels1d import (bits_to_queue, bottom_up_scan, claim_unvisited, expand_q
                         group_by_owner, queue_to_bits, split_by_owner)
 from .level_loop import DistBFSResult, LevelLoop
 from .modes import DEFAULT_DIST_ALGORITHM, DEFAULT_PRUNE, check_modes
-from .partition import owner_local_args, vertex_dtype
+from .partition import owner_split, vertex_dtype
 from .sort_unique import sort_unique
 
 __all__ = ["DistSearcher", "bfs_dist", "PACK_PARENTS", "UNIQUE_BITS"]
@@ -116,7 +116,8 @@ class DistSearcher(LevelLoop):
         self.size = comm.size
         self.rank = comm.rank
         self.itype = vertex_dtype(part.num_vertices)
-        self.pow2, self.shift, self.mask = owner_local_args(self.size)
+        # owner_local's arguments after the vertex (``kernels1d``'s ``split``)
+        self.split = owner_split(self.size)
         # NLF key: owner << lbits | local id; with the parent packed below it when it fits
         self.lbits = max(1, (part.max_local - 1).bit_length())
         self.key_bits = self.lbits + (self.size - 1).bit_length()
@@ -127,7 +128,8 @@ class DistSearcher(LevelLoop):
         self.visited = np.zeros((nl + 63) // 64, dtype=np.uint64)
         self.seen = np.zeros((graph.num_columns + 63) // 64 if prune == "bitmap" else 1,
                              dtype=np.uint64)
-        self.column = graph.column if prune == "bitmap" else np.zeros(1, dtype=self.itype)
+        column = graph.column if prune == "bitmap" else np.zeros(1, dtype=self.itype)
+        self.pruning = (prune == "bitmap", self.seen, column)
         self.queue = np.empty(max(1, nl), dtype=np.int64)
         self.next = np.empty(max(1, nl), dtype=np.int64)
         # bottom-up: this rank's frontier / next bitmaps, padded to the largest rank's words
@@ -185,12 +187,14 @@ class DistSearcher(LevelLoop):
         degree_sum = int(g.indptr[q[:qlen] + 1].sum() - g.indptr[q[:qlen]].sum()) if qlen else 0
         key = self._bufs.rows("key", degree_sum, np.int64)
         par = self._bufs.rows("par", 1 if self.pbits else degree_sum, self.itype)
-        m, kept = expand_queue(g.indptr, g.indices, q, np.int64(qlen), self.visited,
-                               np.int64(self.rank), np.int64(self.size), self.pow2, self.shift,
-                               self.mask, np.int64(self.lbits), np.int64(self.pbits), self.seen,
-                               self.column, self.prune == "bitmap", key, par,
+        m, kept = expand_queue((g.indptr, g.indices), (q, np.int64(qlen), self.visited),
+                               np.int64(self.rank), self.split, self.pruning, self._nlf(key, par),
                                numba.get_num_threads(), self.drop_visited)
         return int(m), int(kept), key, par
+
+    def _nlf(self, key, par):
+        """The kernels' NLF record: (words, parents, lbits, pbits)."""
+        return key, par, np.int64(self.lbits), np.int64(self.pbits)
 
     def _prune(self, key, par, m: int, send, counts) -> int:
         """Step 2 on ``key[:m]``: rows (local id, parent) grouped by owner into ``send``, the
@@ -198,12 +202,10 @@ class DistSearcher(LevelLoop):
         if self.prune == "sort-unique":
             tkey = self._bufs.rows("tkey", m, np.int64)
             tpar = self._bufs.rows("tpar", 1 if self.pbits else m, self.itype)
-            return int(sort_unique(key, par, np.int64(m), np.int64(self.lbits),
-                                   np.int64(self.pbits), np.int64(self.key_bits),
-                                   np.int64(self.unique_bits), tkey, tpar,
-                                   np.int64(self.size), send, counts))
-        return int(group_by_owner(key, par, np.int64(m), np.int64(self.lbits),
-                                  np.int64(self.pbits), np.int64(self.size), send, counts))
+            return int(sort_unique(self._nlf(key, par), np.int64(m), np.int64(self.key_bits),
+                                   np.int64(self.unique_bits), (tkey, tpar), send, counts))
+        return int(group_by_owner(self._nlf(key, par), np.int64(m), np.int64(self.size), send,
+                                  counts))
 
     def _claim(self, rows, parent, nqlen: int) -> tuple[int, int]:
         """Step 4 on received or own rows: (the next queue's length, degree sum claimed)."""
@@ -244,8 +246,7 @@ class DistSearcher(LevelLoop):
         okey = self._bufs.rows("okey", kept, np.int64)
         opar = self._bufs.rows("opar", 1 if packed else kept, self.itype)
         starts = np.empty(size + 1, dtype=np.int64)
-        split_by_owner(key, par, np.int64(m), np.int64(self.lbits), np.int64(self.pbits),
-                       np.int64(size), okey, opar, starts)
+        split_by_owner(self._nlf(key, par), np.int64(m), np.int64(size), okey, opar, starts)
         send = self._bufs.rows("send", kept, self.itype, 2)
         counts = np.zeros(size, dtype=np.int64)
         block_counts = np.empty(size, dtype=np.int64)
@@ -295,8 +296,8 @@ class DistSearcher(LevelLoop):
         nxt = self._bufs.rows("nxt", self.words, np.uint64)[:self.words]
         nxt[:] = 0
         found, degsum, scanned = bottom_up_scan(
-            g.indptr, g.indices, self.visited, self.linked, frontier, nxt, parent,
-            np.int64(self.size), self.pow2, self.shift, self.mask, numba.get_num_threads())
+            (g.indptr, g.indices), self.visited, self.linked, frontier, nxt, parent, self.split,
+            numba.get_num_threads())
         self._bufs["front"], self._bufs["nxt"] = self._bufs["nxt"], self._bufs["front"]
         t3 = time.perf_counter()
         nbytes = self.words * 8 * (self.size - 1)

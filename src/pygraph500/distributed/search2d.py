@@ -145,6 +145,9 @@ class Searcher2D(LevelLoop):
             self.width, self.raw_pair = PAPER_ID_BYTES, 2 * PAPER_ID_BYTES
         block, nl = grid.block, graph.num_local
         self.col_u0 = grid.col * grid.rows
+        # ``kernels2d``'s mesh record: (L, processor-column, its first rank, P)
+        self.mesh = (np.int64(block), np.int64(grid.col), np.int64(self.col_u0),
+                     np.int64(grid.size))
         self.visited = _bitmap(block)
         # sorted ids that can never be reached (degree 0, padding): marked visited at the start
         self.dead = _bitmap(block)
@@ -250,15 +253,13 @@ class Searcher2D(LevelLoop):
         return row, found, int(stats[ST_DEGSUM] + rstats[ST_DEGSUM])
 
     def _top_down_scan(self, fold: "_Fold") -> None:
-        g, grid = self.graph, self.grid
+        g = self.graph
         state = np.array([0, -1, 0], dtype=np.int64)
+        scan = (state, self.deferred, self.sent, self.dedup)
+        front = (self.colbits, g.cindptr, g.cindices)
         while True:
-            k, qlen = td_scan(state, self.colbits, g.cindptr, g.cindices, np.int64(grid.block),
-                              np.int64(grid.col), np.int64(self.col_u0), np.int64(grid.size),
-                              self.sent, self.dedup, self.visited, g.order, fold.parent,
-                              self.nextbits, self.queue, np.int64(self.qlen), g.degree,
-                              *fold.packets,
-                              np.int64(self.width), self.vlq, fold.stats, self.deferred)
+            k, qlen = td_scan(scan, front, self.mesh, fold.own, np.int64(self.qlen),
+                              fold.packets, fold.stats)
             self.qlen = int(qlen)
             if k < 0:
                 fold.deferred = int(state[2])
@@ -275,17 +276,14 @@ class Searcher2D(LevelLoop):
         me, cols = grid.col, grid.cols
         done = self.done
         done[:] = self.visited
+        front = (self.colbits, g.rindptr, g.rindices, self.rows_held)
         passed = 0
         for t in range(cols):
             k = (me + t) % cols
-            state = np.zeros(1, dtype=np.int64)
+            scan = (np.zeros(1, dtype=np.int64), np.int64(k), done)
             while True:
-                kk, qlen = bu_scan(state, done, np.int64(k), self.rows_held, self.colbits,
-                                   g.rindptr, g.rindices, np.int64(grid.block), np.int64(me),
-                                   np.int64(self.col_u0), np.int64(grid.size), self.visited,
-                                   g.order, fold.parent, self.nextbits, self.queue,
-                                   np.int64(self.qlen), g.degree, *fold.packets,
-                                   np.int64(self.width), self.vlq, fold.stats)
+                kk, qlen = bu_scan(scan, front, self.mesh, fold.own, np.int64(self.qlen),
+                                   fold.packets, fold.stats)
                 self.qlen = int(qlen)
                 if kk < 0:
                     break
@@ -311,7 +309,9 @@ class _Fold:
         s.fill[:] = HEADER_BYTES
         s.prev[:] = (0, -1)
         s.npairs[:] = 0
-        self.packets = (s.bufs, s.fill, s.prev, s.npairs)
+        self.packets = (s.bufs, s.fill, s.prev, s.npairs, np.int64(s.width), s.vlq)
+        # what a claim reads and writes (``kernels2d``'s ``own``)
+        self.own = (s.visited, s.graph.order, parent, s.nextbits, s.queue, s.graph.degree)
         self.flags = int(body_flags(s.vlq))
         self.stats = np.zeros(5, dtype=np.int64)
         self.rstats = np.zeros(5, dtype=np.int64)
@@ -351,14 +351,14 @@ class _Fold:
         return True
 
     def _claim(self, source: int, packet: np.ndarray) -> None:
-        s, g = self.s, self.s.graph
+        s = self.s
         count = int(decode_into(packet, s.a_buf, s.b_buf))
         if count < 0:
             raise RuntimeError(f"a damaged fold packet from processor-column {source}")
-        s.qlen = int(claim_pairs(s.a_buf, s.b_buf, np.int64(count), self.topdown,
+        s.qlen = int(claim_pairs((s.a_buf, s.b_buf, np.int64(count), self.topdown),
                                  np.int64(source * s.grid.rows), np.int64(s.grid.size),
-                                 np.int64(s.grid.block), s.visited, g.order, self.parent,
-                                 s.nextbits, s.queue, np.int64(s.qlen), g.degree, self.rstats))
+                                 np.int64(s.grid.block), self.own, np.int64(s.qlen),
+                                 self.rstats))
         self.recv_pairs += count
         self.recv_bytes += packet.shape[0]
         self.lasts += bool(packet[4] & FLAG_LAST)
@@ -383,10 +383,8 @@ class _Fold:
             if k != me:
                 self.send(k, last=True)
         if self.deferred:
-            g = s.graph
-            s.qlen = int(claim_deferred(s.deferred, np.int64(self.deferred), s.visited, g.order,
-                                        self.parent, s.nextbits, s.queue, np.int64(s.qlen),
-                                        g.degree, self.stats))
+            s.qlen = int(claim_deferred(s.deferred, np.int64(self.deferred), self.own,
+                                        np.int64(s.qlen), self.stats))
         t = time.perf_counter()
         for k, packet in self.kept:
             self.requests.append(s.row_comm.isend(packet, k, _TAG))

@@ -21,9 +21,12 @@ _DIGIT_BITS = 8
 
 
 @njit(cache=True)
-def radix_pass(a_k, a_p, b_k, b_p, n, shift, mask, cnt, first, payload):
-    """One stable LSD pass by digit ``(key >> shift) & mask``; the first pass reads the NLF
-    as written (``n`` entries, -1 dropped) and so also compacts it. Returns the count."""
+def radix_pass(a, b, n, shift, mask, cnt, first, payload):
+    """One stable LSD pass by digit ``(key >> shift) & mask`` from ``a`` into ``b`` (each
+    (keys, parents)); the first pass reads the NLF as written (``n`` entries, -1 dropped) and
+    so also compacts it. Returns the count."""
+    a_k, a_p = a
+    b_k, b_p = b
     cnt[:] = 0
     for j in range(n):
         x = a_k[j]
@@ -46,11 +49,14 @@ def radix_pass(a_k, a_p, b_k, b_p, n, shift, mask, cnt, first, payload):
 
 
 @njit(cache=True)
-def sort_unique(key, par, m, lbits, pbits, key_bits, unique_bits, tkey, tpar, size, send,
-                counts):
-    """Sort the kept entries by key (see the module docstring; the parent rides in the low
-    ``pbits`` bits of the word, or in ``par`` when ``pbits`` is 0) and keep the first entry of
-    every key: rows (local id, parent) grouped by owner into send. Returns the count."""
+def sort_unique(nlf, m, key_bits, unique_bits, scratch, send, counts):
+    """Sort the kept entries of ``nlf`` (key, par, lbits, pbits: ``kernels1d``'s record) by
+    key (see the module docstring; the parent rides in the low ``pbits`` bits of the word, or
+    in ``par`` when ``pbits`` is 0) and keep the first entry of every key: rows (local id,
+    parent) grouped by owner into send. ``scratch``: (keys, parents) as large as the NLF.
+    Returns the count."""
+    key, par, lbits, pbits = nlf
+    tkey, tpar = scratch
     low = min(unique_bits, lbits)  # owner bits always sorted: the rows come out by owner
     high = key_bits - low
     payload = pbits == 0
@@ -64,7 +70,7 @@ def sort_unique(key, par, m, lbits, pbits, key_bits, unique_bits, tkey, tpar, si
         cnt = np.empty((1 << bits) + 1, np.int64)
         shift = pbits + low
         for _ in range(passes):
-            n = radix_pass(a_k, a_p, b_k, b_p, n, shift, mask, cnt, first, payload)
+            n = radix_pass((a_k, a_p), (b_k, b_p), n, shift, mask, cnt, first, payload)
             a_k, a_p, b_k, b_p = b_k, b_p, a_k, a_p
             shift += bits
             first = False

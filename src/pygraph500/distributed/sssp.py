@@ -53,7 +53,7 @@ import numpy as np
 from ..errors import InputError, shown
 from .build import DistGraph, label_columns
 from .comm import KeptBuffers
-from .partition import owner_local_args, vertex_dtype
+from .partition import owner_split, vertex_dtype
 from .sssp_kernels import (INPL, NO_BUCKET, PEND, apply, clear_settled, column_vertices, emit,
                            front_offsets, min_bucket, relax, relax_serial, sort_lowered,
                            split_light, take_bucket)
@@ -128,7 +128,8 @@ class DistSSSPSearcher:
             raise InputError(f"delta must be a positive number, got {shown(delta)}")
         part = graph.part
         self.size, self.rank = comm.size, comm.rank
-        self.pow2, self.shift, self.mask = owner_local_args(self.size)
+        # owner_local's arguments after the vertex (``sssp_kernels``'s ``split``)
+        self.split = owner_split(self.size)
         self.itype = vertex_dtype(part.num_vertices)
         self.ftype = np.float32 if np.dtype(self.itype).itemsize == 4 else np.float64
         self.row_bytes = 3 * np.dtype(self.itype).itemsize
@@ -144,6 +145,7 @@ class DistSSSPSearcher:
         self.lend = np.empty(nl, dtype=np.int64)
         split_light(graph.indptr, column, graph.weights, np.float32(self.delta), self.lcol,
                     self.lw, self.lend)
+        self.rows = (graph.indptr, self.lend, self.lcol, self.lw)
         self.state = np.zeros(nl, dtype=np.uint8)
         cap = max(1, nl)
         self.front = np.empty(cap, dtype=np.int64)
@@ -178,14 +180,14 @@ class DistSSSPSearcher:
         stats = {k: [] for k in SSSP_FIELDS}
         while True:
             t0 = time.perf_counter()
-            plen, mine = min_bucket(self.plist, plen, dist, delta, self.state)
+            plen, mine = min_bucket((self.plist, plen), dist, delta, self.state)
             t1 = time.perf_counter()
             b = int(comm.allreduce(int(mine), "min"))
             t2 = time.perf_counter()
             if b == NO_BUCKET:
                 break
-            flen, plen, slen = take_bucket(self.plist, plen, dist, delta, b, self.state,
-                                           self.front, self.settle, slen)
+            flen, plen, slen = take_bucket((self.plist, plen), dist, delta, b, self.state,
+                                           self.front, (self.settle, slen))
             t3 = time.perf_counter()
             carry = ((t1 - t0) + (t3 - t2), t2 - t1)  # bucket choice: into the first phase
             while True:
@@ -225,21 +227,19 @@ class DistSSSPSearcher:
         nch = 1 if m < _SERIAL_ENTRIES else 8 * numba.get_num_threads()
         touched = self._bufs.rows("touched", m, np.int64)
         tcount = np.empty(nch, dtype=np.int64)
-        split = (np.int64(size), self.pow2, self.shift, self.mask)
+        work = (front, np.int64(flen), self.off, heavy)
+        slots = (self.cols, touched, tcount)
         if nch == 1:
-            cands = relax_serial(self.off, np.int64(flen), np.int64(m), g.indptr, self.lend,
-                                 self.lcol, self.lw, front, heavy, dist, np.int64(rank), *split,
-                                 self.cols, touched, tcount)
+            cands = relax_serial(work, np.int64(m), self.rows, dist, np.int64(rank), self.split,
+                                 slots)
         else:
-            cands = relax(self.off, np.int64(flen), np.int64(m), np.int64(nch), g.indptr,
-                          self.lend, self.lcol, self.lw, front, heavy, dist, np.int64(rank),
-                          *split, self.cols, touched, tcount)
+            cands = relax(work, np.int64(m), np.int64(nch), self.rows, dist, np.int64(rank),
+                          self.split, slots)
         cands = int(cands)
         rows = int(tcount.sum())
         send = self._bufs.rows("send", rows, self.itype, 3)
         counts = np.empty(size, dtype=np.int64)
-        kept = int(emit(touched, tcount, np.int64(m), self.cols, *split, counts, send,
-                        send.view(self.ftype)))
+        kept = int(emit(slots, np.int64(m), self.split, counts, send, send.view(self.ftype)))
         send = send[:kept]
         t1 = time.perf_counter()
         recv, got = comm.alltoallv(send, counts, out=self._recv)
@@ -249,9 +249,9 @@ class DistSSSPSearcher:
             self._recv = recv
         t2 = time.perf_counter()
         nlow = int(apply(recv, recv.view(self.ftype), dist, parent, self.state, self.lowered))
-        na, plen, slen = sort_lowered(self.lowered, np.int64(nlow), dist, self.delta,
+        na, plen, slen = sort_lowered((self.lowered, np.int64(nlow)), dist, self.delta,
                                       np.int64(-1 if heavy else b), self.state, self.next,
-                                      self.plist, np.int64(plen), self.settle, np.int64(slen))
+                                      (self.plist, np.int64(plen)), (self.settle, np.int64(slen)))
         t3 = time.perf_counter()
         own = int(counts[rank])
         sent = kept - own

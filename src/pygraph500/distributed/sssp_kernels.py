@@ -14,6 +14,13 @@
 - ``sort_lowered``, ``min_bucket``, ``take_bucket``, ``clear_settled``: the bucket
   bookkeeping over the per-vertex ``state`` bits below.
 
+The relaxation kernels take records (tuples): ``work`` (front, flen, off, heavy: the
+frontier, its length, its selected entries' offsets, and which class), ``rows`` (indptr,
+lend, lcol, lw: the rows split light-first), ``split`` (size, pow2, shift, mask:
+``owner_local``'s arguments after the vertex) and ``slots`` (cols, touched, tcount: the
+columns' slots, the columns each chunk touched, how many). The bucket kernels take lists as
+(array, length): ``pending`` (plist, plen), ``settled`` (settle, slen).
+
 Messages are rows of three vertex-type integers; the candidate sits in the middle column as a
 float of the same width (float32 bits in int32 rows; in int64 rows a float64 holding the
 float32 value exactly), written and read through a float view of the same buffer.
@@ -89,10 +96,13 @@ def front_offsets(indptr, lend, front, flen, heavy, off):
 
 
 @njit(cache=True)
-def _relax_chunk(off, flen, lo, hi, indptr, lend, lcol, lw, front, heavy, dist, rank, size,
-                 pow2, shift, mask, cols, touched):
+def _relax_chunk(work, lo, hi, rows, dist, rank, split, slots):
     """Entries [lo, hi) of the frontier's selected entries into ``cols``; the columns this
     chunk touched first go to touched[lo:]. Returns (candidates, columns touched)."""
+    front, flen, off, heavy = work
+    indptr, lend, lcol, lw = rows
+    size, pow2, shift, mask = split
+    cols, touched, _ = slots
     if lo >= hi:
         return 0, 0
     i = np.searchsorted(off[:flen + 1], lo, side="right") - 1
@@ -122,37 +132,36 @@ def _relax_chunk(off, flen, lo, hi, indptr, lend, lcol, lw, front, heavy, dist, 
 
 
 @njit(cache=True, parallel=True)
-def relax(off, flen, m, nch, indptr, lend, lcol, lw, front, heavy, dist, rank, size, pow2,
-          shift, mask, cols, touched, tcount):
+def relax(work, m, nch, rows, dist, rank, split, slots):
     """The relaxations of the m selected entries of the frontier, in nch equal chunks: the
     smallest key ``float32 bits << 32 | source`` per target column lands in cols[c, 0] (an
     atomic min: the least candidate, ties to the least source, whatever the thread order);
     tcount[k] columns touched by chunk k. Returns the candidates formed."""
+    tcount = slots[2]
     cand = np.zeros(nch, np.int64)
     for k in prange(nch):
-        a, b = _relax_chunk(off, flen, k * m // nch, (k + 1) * m // nch, indptr, lend, lcol,
-                            lw, front, heavy, dist, rank, size, pow2, shift, mask, cols,
-                            touched)
+        a, b = _relax_chunk(work, k * m // nch, (k + 1) * m // nch, rows, dist, rank, split,
+                            slots)
         cand[k] = a
         tcount[k] = b
     return cand.sum()
 
 
 @njit(cache=True)
-def relax_serial(off, flen, m, indptr, lend, lcol, lw, front, heavy, dist, rank, size, pow2,
-                 shift, mask, cols, touched, tcount):
+def relax_serial(work, m, rows, dist, rank, split, slots):
     """``relax`` in one chunk on the calling thread: a small phase must not wake the thread
     pool (on a busy machine each parallel region waits for every thread to be scheduled)."""
-    a, b = _relax_chunk(off, flen, 0, m, indptr, lend, lcol, lw, front, heavy, dist, rank, size,
-                        pow2, shift, mask, cols, touched)
-    tcount[0] = b
+    a, b = _relax_chunk(work, 0, m, rows, dist, rank, split, slots)
+    slots[2][0] = b
     return a
 
 
 @njit(cache=True)
-def emit(touched, tcount, m, cols, size, pow2, shift, mask, counts, send, sendf):
+def emit(slots, m, split, counts, send, sendf):
     """One row (local id at the owner, candidate, source) per touched column, grouped by
     owner in rank order; the columns are emptied for the next phase. Returns the rows."""
+    cols, touched, tcount = slots
+    size, pow2, shift, mask = split
     nch = tcount.shape[0]
     counts[:] = 0
     for k in range(nch):
@@ -195,12 +204,15 @@ def apply(recv, recvf, dist, parent, state, lowered):
 
 
 @njit(cache=True)
-def sort_lowered(lowered, nlow, dist, delta, b, state, active, plist, plen, settle, slen):
-    """Lowered vertices of bucket <= b join the next light phase (and R); the others become
-    pending (b = -1: all of them). Returns (next frontier length, plen, slen)."""
+def sort_lowered(lowered, dist, delta, b, state, active, pending, settled):
+    """The ``lowered`` list's vertices of bucket <= b join the next light phase (and R); the
+    others become pending (b = -1: all of them). Returns (next frontier length, plen, slen)."""
+    vertices, nlow = lowered
+    plist, plen = pending
+    settle, slen = settled
     na = 0
     for i in range(nlow):
-        v = lowered[i]
+        v = vertices[i]
         s = state[v] & ~LOW
         if b >= 0 and bucket_of(dist[v], delta) <= b:
             active[na] = v
@@ -221,9 +233,10 @@ def sort_lowered(lowered, nlow, dist, delta, b, state, active, plist, plen, sett
 
 
 @njit(cache=True)
-def min_bucket(plist, plen, dist, delta, state):
+def min_bucket(pending, dist, delta, state):
     """Drop the pending list's stale entries; (new length, smallest bucket, NO_BUCKET when
     nothing is pending)."""
+    plist, plen = pending
     k = 0
     best = NO_BUCKET
     for i in range(plen):
@@ -240,9 +253,11 @@ def min_bucket(plist, plen, dist, delta, state):
 
 
 @njit(cache=True)
-def take_bucket(plist, plen, dist, delta, b, state, active, settle, slen):
+def take_bucket(pending, dist, delta, b, state, active, settled):
     """Move the pending vertices of bucket <= b to the frontier (and R). Returns (frontier
     length, plen, slen)."""
+    plist, plen = pending
+    settle, slen = settled
     k = 0
     na = 0
     for i in range(plen):

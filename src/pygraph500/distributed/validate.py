@@ -33,7 +33,7 @@ from numba import njit
 
 from ..validate import ValidationReport, rules
 from .generate import LocalEdges
-from .partition import Partition1D, fetch, vertex_dtype
+from .partition import Partition1D, fetch, owner_split, vertex_dtype
 
 __all__ = ["validate_dist", "count_component_edges_dist", "check_parents", "edge_verdict",
            "ParentFacts", "CYCLE_WALK", "EDGE_CHUNK"]
@@ -201,12 +201,13 @@ def cycle_report(comm, part, parent, anc, start, root, num_visited):
 
 
 @njit(cache=True)
-def route_tuples(src, dst, a, b, size, shift, pow2, counts, send, slot):
+def route_tuples(src, dst, a, b, split, counts, send, slot):
     """Queries of tuples [a, b): (local id of u, v) to the owner of u and (local id of v, u) to
     the owner of v, grouped by owner into send; slot[2k] / slot[2k + 1] is where the answer
-    about u / v of tuple a + k will be (answers come back in the order of send). The BFS and
+    about u / v of tuple a + k will be (answers come back in the order of send). ``split``:
+    (size, pow2, shift, mask), ``owner_local``'s arguments after the vertex. The BFS and
     SSSP validators' edge passes."""
-    mask = size - 1
+    size, pow2, shift, mask = split
     counts[:] = 0
     for i in range(a, b):
         if pow2:
@@ -290,8 +291,7 @@ def _edge_pass(comm, part, edges: LocalEdges, facts: ParentFacts, found):
     narrow = facts.narrow_depth()
     ddt = narrow.dtype
     fp = (parent & 0xFF).astype(np.uint8)
-    pow2 = size & (size - 1) == 0
-    shift = size.bit_length() - 1
+    split = owner_split(size)
     chunk = min(EDGE_CHUNK, max(1, m))
     send = np.empty((2 * chunk, 2), dtype=itype)
     slot = np.empty(2 * chunk, dtype=np.int64)
@@ -301,7 +301,7 @@ def _edge_pass(comm, part, edges: LocalEdges, facts: ParentFacts, found):
     bad_level = bad_comp = -1
     for r in range(edge_rounds(comm, m)):
         a, b = min(m, r * EDGE_CHUNK), min(m, (r + 1) * EDGE_CHUNK)
-        k = int(route_tuples(src, dst, a, b, size, shift, pow2, counts, send, slot))
+        k = int(route_tuples(src, dst, a, b, split, counts, send, slot))
         got, got_counts = comm.alltoallv(send[:k], counts, out=recv_buf)
         recv_buf = got if recv_buf is None or got.shape[0] > recv_buf.shape[0] else recv_buf
         if answer is None or answer.shape[0] < got.shape[0]:

@@ -86,14 +86,15 @@ def _count_owners(src, dst, rows, size, counts):
 
 
 @njit(cache=True)
-def _route(src, dst, a, b, rows, size, first, counts, out_src, out_dst, out_index):
-    """Tuples [a, b) grouped by holder in rank order (stable), with their global indices
-    (``first`` + position); counts[r] of them go to rank r."""
+def _route(src, dst, rows, size, first, counts, out):
+    """The tuples grouped by holder in rank order (stable) into ``out`` (src, dst, index),
+    with their global indices (``first`` + position); counts[r] of them go to rank r."""
+    out_src, out_dst, out_index = out
     counts[:] = 0
-    for i in range(a, b):
+    for i in range(src.shape[0]):
         counts[_edge_owner(np.int64(src[i]), np.int64(dst[i]), rows, size)] += 1
     pos, total = block_starts(counts, size)
-    for i in range(a, b):
+    for i in range(src.shape[0]):
         u = np.int64(src[i])
         v = np.int64(dst[i])
         o = _edge_owner(u, v, rows, size)
@@ -142,11 +143,12 @@ def distribute_tuples(comm, grid: Grid2D, edges: LocalEdges) -> Tuples2D:
     send_src = np.empty(chunk, dtype=vdt)
     send_dst = np.empty(chunk, dtype=vdt)
     send_index = np.empty(chunk, dtype=np.int64)
+    send = (send_src, send_dst, send_index)
     pos = 0
     for r in range(int(comm.allreduce(-(-m // TUPLE_CHUNK), "max"))):
         a, b = min(m, r * TUPLE_CHUNK), min(m, (r + 1) * TUPLE_CHUNK)
-        k = int(_route(src, dst, a, b, np.int64(rows), np.int64(size), np.int64(edges.start),
-                       counts, send_src, send_dst, send_index))
+        k = int(_route(src[a:b], dst[a:b], np.int64(rows), np.int64(size),
+                       np.int64(edges.start + a), counts, send))
         got, _ = comm.alltoallv(send_src[:k], counts, out=out_src[pos:])
         got_rows = _received(got, out_src, pos)
         got, _ = comm.alltoallv(send_dst[:k], counts, out=out_dst[pos:])
@@ -185,10 +187,15 @@ def _blocks(grid: Grid2D, row_comm, col_comm, local: np.ndarray, fill, dtype):
 
 
 @njit(cache=True)
-def _tuple_pass(src, dst, index, col_base, row_base, args, dcol, drow, pcol, prow, fcol, frow):
-    """Every tuple against its ends' depths and parents (column-block for u, row-block for
-    v): (nedge, nself, position of the edge-levels offender, of the component offender),
-    each the tuple of smallest global index, -1 when none. Marks the tree edges found."""
+def _tuple_pass(tuples, bases, args, col, row):
+    """Every tuple (src, dst, global index) against its ends' depths and parents (``col``:
+    the column-block's (depth, parent, found) for u, ``row``: the row-block's for v): (nedge,
+    nself, position of the edge-levels offender, of the component offender), each the tuple
+    of smallest global index, -1 when none. Marks the tree edges found. ``bases``: ``_bases``."""
+    src, dst, index = tuples
+    col_base, row_base = bases
+    dcol, pcol, fcol = col
+    drow, prow, frow = row
     pow2, shift, mask, size = args[0] != 0, args[1], args[2], args[3]
     nedge = 0
     nself = 0
@@ -221,8 +228,9 @@ def _tuple_pass(src, dst, index, col_base, row_base, args, dcol, drow, pcol, pro
 
 
 @njit(cache=True)
-def _count_pass(src, dst, col_base, row_base, args, rcol, rrow):
-    """Tuples with both ends reached, self-loops not counted."""
+def _count_pass(src, dst, bases, args, rcol, rrow):
+    """Tuples with both ends reached, self-loops not counted (``bases``: ``_bases``)."""
+    col_base, row_base = bases
     pow2, shift, mask, size = args[0] != 0, args[1], args[2], args[3]
     count = 0
     for k in range(src.shape[0]):
@@ -281,10 +289,9 @@ def _edge_pass_2d(grid: Grid2D, row_comm, col_comm, tuples: Tuples2D, facts: Par
     pcol, prow = _blocks(grid, row_comm, col_comm, facts.parent, -1, vdt)
     fcol = np.zeros(grid.col_length, dtype=np.uint8)
     frow = np.zeros(grid.row_length, dtype=np.uint8)
-    col_base, row_base = _bases(grid)
     nedge, nself, bad_level, bad_comp = _tuple_pass(
-        tuples.src, tuples.dst, tuples.index, col_base, row_base, _kernel_args(grid),
-        dcol, drow, pcol, prow, fcol, frow)
+        (tuples.src, tuples.dst, tuples.index), _bases(grid), _kernel_args(grid),
+        (dcol, pcol, fcol), (drow, prow, frow))
     fcol = col_comm.allreduce(fcol, "max")
     frow = row_comm.allreduce(frow, "max")
     nl, lb = grid.part.num_local, grid.block
@@ -303,7 +310,5 @@ def count_component_edges_2d(comm, grid: Grid2D, row_comm, col_comm, tuples: Tup
                          f"{int(comm.allreduce(int(parent.shape[0])))}")
     reached = (parent != -1).astype(np.uint8)
     rcol, rrow = _blocks(grid, row_comm, col_comm, reached, 0, np.uint8)
-    col_base, row_base = _bases(grid)
-    count = _count_pass(tuples.src, tuples.dst, col_base, row_base, _kernel_args(grid),
-                        rcol, rrow)
+    count = _count_pass(tuples.src, tuples.dst, _bases(grid), _kernel_args(grid), rcol, rrow)
     return int(comm.allreduce(int(count)))

@@ -22,7 +22,7 @@ from ..errors import InputError
 from ..validate import ValidationReport, rules
 from ..validate.shortest_paths import as_distances
 from .generate import LocalEdges
-from .partition import Partition1D, fetch, vertex_dtype
+from .partition import Partition1D, fetch, owner_split, vertex_dtype
 from .validate import (EDGE_CHUNK, cycle_report, edge_rounds, first_over_ranks, pointer_jump,
                        route_tuples, value_at)
 
@@ -141,10 +141,12 @@ def _serve(got, parent, fp, d, found, answer):
 
 
 @njit(cache=True)
-def _check(src, dst, w, a, b, slot, back, conf, bad_tri, bad_comp):
-    """The tuple rules of tuples [a, b) from their ends' answers: (nedge, first edge-distances
-    tuple, first component tuple; -1 none, else offsets from 0); conf[q] = 1 when query q
-    joins its vertex to its parent and gives the vertex its distance."""
+def _check(tuples, a, b, slot, back, conf, bad_tri, bad_comp):
+    """The tuple rules of ``tuples`` (src, dst, weight) [a, b) from their ends' answers:
+    (nedge, first edge-distances tuple, first component tuple; -1 none, else offsets from 0);
+    conf[q] = 1 when query q joins its vertex to its parent and gives the vertex its
+    distance."""
+    src, dst, w = tuples
     ne = 0
     for i in range(a, b):
         qu = slot[2 * (i - a)]
@@ -193,8 +195,7 @@ def _edge_pass(comm, part, edges: LocalEdges, parent, d, found, confirmed):
     if info is not None:
         raise rules.edge_outside(key, *info, n)
     fp = (parent & 0xFF).astype(np.uint8)
-    pow2 = size & (size - 1) == 0
-    shift = size.bit_length() - 1
+    split = owner_split(size)
     chunk = min(EDGE_CHUNK, max(1, m))
     send = np.empty((2 * chunk, 2), dtype=vertex_dtype(n))
     slot = np.empty(2 * chunk, dtype=np.int64)
@@ -204,13 +205,14 @@ def _edge_pass(comm, part, edges: LocalEdges, parent, d, found, confirmed):
     bad_tri = bad_comp = -1
     for r in range(edge_rounds(comm, m)):
         a, b = min(m, r * EDGE_CHUNK), min(m, (r + 1) * EDGE_CHUNK)
-        k = int(route_tuples(src, dst, a, b, size, shift, pow2, counts, send, slot))
+        k = int(route_tuples(src, dst, a, b, split, counts, send, slot))
         got, got_counts = comm.alltoallv(send[:k], counts)
         answer = np.empty((got.shape[0], 2), dtype=np.float32)
         _serve(got, parent, fp, d, found, answer)
         back, _ = comm.alltoallv(answer, got_counts)
         conf[:k] = 0
-        ne, bad_tri, bad_comp = _check(src, dst, w, a, b, slot, back, conf, bad_tri, bad_comp)
+        ne, bad_tri, bad_comp = _check((src, dst, w), a, b, slot, back, conf, bad_tri,
+                                       bad_comp)
         nedge += int(ne)
         flags, _ = comm.alltoallv(conf[:k], counts)
         _confirm(got, flags, confirmed)
