@@ -37,6 +37,8 @@ from pygraph500.distributed import SerialComm, build_dist, generate_local
 from pygraph500.distributed.array_bfs import DistArraySearcher, device_graph
 
 def describe(a):
+    if isinstance(a, tuple):  # a record of arrays and scalars
+        return ["tuple", [describe(x) for x in a]]
     if hasattr(a, "ndim") and not isinstance(a, np.generic):  # NumPy, the simulator's arrays
         layout = "C" if a.flags["C_CONTIGUOUS"] else "F" if a.flags["F_CONTIGUOUS"] else "A"
         return ["array", str(a.dtype), a.ndim, layout]
@@ -81,6 +83,8 @@ KERNELS = {"queue_level", "bottom_up_level", "top_down_level", "settle", "gather
 def _numba_type(desc):
     from numba import from_dtype, types
 
+    if desc[0] == "tuple":
+        return types.BaseTuple.from_types([_numba_type(d) for d in desc[1]])
     if desc[0] == "array":
         return types.Array(from_dtype(np.dtype(desc[1])), desc[2], desc[3])
     if desc[0] == "bool":

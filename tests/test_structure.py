@@ -101,9 +101,6 @@ KNOWN_DUPLICATES = {
     ("bfs/array/cuda_levels.py", "bfs/array/cuda_levels.py"): (
         1, "two numba.cuda kernels' prologue: the thread's index, the block's shared counters "
            "zeroed, a barrier" + _LATER),
-    ("bfs/hybrid/cpu.py", "bfs/hybrid/cpu.py"): (
-        1, "the task-claiming loop (prange over threads, fetch_add, a timed task) of the "
-           "top-down and the bottom-up task levels, around different task functions" + _LATER),
     ("bfs/hybrid/cpu.py", "bfs/steps/bottom_up.py"): (
         1, "the bottom-up scan of a word's unvisited vertices: the hybrid's tasks run the "
            "steps' inner loop over their own word ranges" + _LATER),
@@ -465,14 +462,8 @@ _PRUNED = ("the None-typed in-edges and det must stay arguments for numba's prun
            "rest of the state is not yet a record (issue 39)")
 _LATER = "positional state not yet a record (issue 39)"
 WIDE_KERNELS = {
-    "pygraph500.bfs.array.cuda_levels": (4, _LATER),
     "pygraph500.bfs.bottomup": (1, _LATER),
-    "pygraph500.bfs.determinate.runtime": (3, _LATER),
-    "pygraph500.bfs.determinate.search": (1, _LATER),
-    "pygraph500.bfs.determinate.tasks": (3, _LATER),
     "pygraph500.bfs.direction_optimizing": (2, _PRUNED),
-    "pygraph500.bfs.hybrid.cpu": (7, _LATER),
-    "pygraph500.bfs.hybrid.warp": (1, _LATER),
     "pygraph500.bfs.reference": (2, _PRUNED),
     "pygraph500.bfs.steps.bitmap_topdown": (5, _PRUNED),
     "pygraph500.bfs.steps.bottom_up": (2, _PRUNED),

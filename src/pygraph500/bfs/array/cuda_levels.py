@@ -41,7 +41,9 @@ H200's slowest SCALE 24 search of the whole-array form, its binary-search and up
 took 57 ms of 139, its prune phases, the sort with its passes over the keys, 78).
 
 CuPy arrays go to the kernels through ``backend.cuda_launch.device_view`` (no stream
-synchronisation per argument).
+synchronisation per argument). The kernels take records: ``graph`` (indptr, indices) and
+``front`` (the queue, its length, the inclusive prefix sum of its degrees, its adjacency
+entries).
 """
 from __future__ import annotations
 
@@ -76,11 +78,23 @@ class LevelCounts:
         return self.rows[level]
 
 
+def _graph(indptr, indices) -> tuple:
+    """The kernels' ``graph`` record: (indptr, indices), as a launch takes them."""
+    return device_view(indptr), device_view(indices)
+
+
+def _front(queue, qlen, ends, total) -> tuple:
+    """The kernels' ``front`` record: the queue's vertices, their count, the inclusive
+    prefix sum of their degrees and its last value (the queue's adjacency entries)."""
+    return device_view(queue), qlen, device_view(ends), total
+
+
 @cuda.jit
-def queue_level(indptr, indices, queue, qlen, parent, depth, level, nxt, counts):
-    """One level from ``queue[:qlen]`` into ``nxt``; ``counts[0]``: vertices appended,
-    ``counts[1]``: NLF elements found unvisited when read (FRESH; unpruned: also its LV),
-    ``counts[2]``: the queue's adjacency entries (NLF)."""
+def queue_level(graph, queue, qlen, parent, depth, level, nxt, counts):
+    """One level from ``queue[:qlen]`` into ``nxt`` (``graph``: indptr, indices);
+    ``counts[0]``: vertices appended, ``counts[1]``: NLF elements found unvisited when read
+    (FRESH; unpruned: also its LV), ``counts[2]``: the queue's adjacency entries (NLF)."""
+    indptr, indices = graph
     t = cuda.grid(1)
     if t >= qlen:
         return
@@ -112,7 +126,7 @@ def search(backend, indptr, indices, parent, depth, root, rec):
         q, nxt = bufs[level % 2], bufs[(level + 1) % 2]
         rec.start(qlen, None)
         row = counts.row(level)
-        queue_level[blocks(qlen), THREADS](*map(device_view, (indptr, indices, q)), qlen,
+        queue_level[blocks(qlen), THREADS](_graph(indptr, indices), device_view(q), qlen,
                                            device_view(parent), device_view(depths), level,
                                            device_view(nxt), device_view(row))
         rec.lap("expand")
@@ -123,10 +137,12 @@ def search(backend, indptr, indices, parent, depth, root, rec):
 
 
 @cuda.jit(device=True)
-def entry(indptr, indices, queue, qlen, ends, e):
+def entry(graph, front, e):
     """(u, v): adjacency entry ``e`` of the queue is u's list's entry naming v; ``ends``: the
     inclusive prefix sum of the queue's degrees, searched for the first list ending after e
     (a hub's list spread over as many threads as it has entries)."""
+    indptr, indices = graph
+    queue, qlen, ends, total = front
     lo = 0
     hi = qlen - 1
     while lo < hi:
@@ -140,12 +156,15 @@ def entry(indptr, indices, queue, qlen, ends, e):
 
 
 @cuda.jit
-def top_down_level(indptr, indices, queue, qlen, ends, total, parent, nxt, counts):
-    """One top-down level over the ``total`` adjacency entries of ``queue[:qlen]`` (``ends``:
-    the inclusive prefix sum of their degrees), a thread per entry: an unvisited neighbour
-    is claimed with an atomic minimum of ``parent + _CLAIM``; the first claim appends it to
-    ``nxt``. ``counts``: [0] vertices appended, [1] their adjacency entries, [2] entries
-    found unvisited (FRESH). Every thread reaches the block's barriers (no early return)."""
+def top_down_level(graph, front, parent, nxt, counts):
+    """One top-down level over the ``total`` adjacency entries of ``queue[:qlen]`` (``front``:
+    queue, qlen, ends, total; ``ends``: the inclusive prefix sum of their degrees), a thread
+    per entry: an unvisited neighbour is claimed with an atomic minimum of
+    ``parent + _CLAIM``; the first claim appends it to ``nxt``. ``counts``: [0] vertices
+    appended, [1] their adjacency entries, [2] entries found unvisited (FRESH). Every thread
+    reaches the block's barriers (no early return)."""
+    indptr = graph[0]
+    total = front[3]
     e = cuda.grid(1)
     tid = cuda.threadIdx.x
     block = cuda.shared.array(3, np.int64)  # the block's appends, their entries, first slot
@@ -158,7 +177,7 @@ def top_down_level(indptr, indices, queue, qlen, ends, total, parent, nxt, count
     rank = 0
     v = NONE
     if e < total:
-        u, v = entry(indptr, indices, queue, qlen, ends, e)
+        u, v = entry(graph, front, e)
         if parent[v] < 0:
             fresh = np.int32(1)
             if cuda.atomic.min(parent, v, u + _CLAIM) == NONE:
@@ -201,7 +220,7 @@ def top_down_search_step(st, level, row, most, rec) -> int:
     if st.m:
         nxt = device_view(st.next_queue)
         top_down_level[blocks(st.m), THREADS](
-            *map(device_view, (st.indptr, st.indices, q)), st.nq, device_view(ends), st.m,
+            _graph(st.indptr, st.indices), _front(q, st.nq, ends, st.m),
             device_view(st.parent), nxt, device_view(row))
         rec.lap("search")
         if most:
@@ -213,12 +232,13 @@ def top_down_search_step(st, level, row, most, rec) -> int:
 
 
 @cuda.jit
-def gather_keys(indptr, indices, queue, qlen, ends, total, parent, n, keys, counts):
+def gather_keys(graph, front, parent, n, keys, counts):
     """Sort-unique's steps B and the key packing in one launch, a thread per adjacency entry
-    of ``queue[:qlen]`` (``ends`` as in ``top_down_level``): each NLF element whose vertex v
+    of ``queue[:qlen]`` (``front`` as in ``top_down_level``): each NLF element whose vertex v
     is unvisited appends the key ``v * n + u`` (u its parent) to ``keys`` (a slot per block
     from one atomic add on ``counts[2]``, which ends as FRESH). ``keys`` was filled with the
     sentinel ``n * n`` beyond them. Every thread reaches the block's barriers."""
+    total = front[3]
     e = cuda.grid(1)
     tid = cuda.threadIdx.x
     block = cuda.shared.array(2, np.int64)  # the block's keys, their first slot
@@ -229,7 +249,7 @@ def gather_keys(indptr, indices, queue, qlen, ends, total, parent, n, keys, coun
     rank = 0
     key = NONE
     if e < total:
-        u, v = entry(indptr, indices, queue, qlen, ends, e)
+        u, v = entry(graph, front, e)
         if parent[v] < 0:
             fresh = True
             rank = cuda.atomic.add(block, 0, 1)
@@ -243,11 +263,13 @@ def gather_keys(indptr, indices, queue, qlen, ends, total, parent, n, keys, coun
 
 
 @cuda.jit
-def settle_sorted(keys, most, n, indptr, parent, depth, level, nxt, counts):
-    """Sort-unique's unique and update steps in one launch over the sorted ``keys[:most]``:
-    the first key of each vertex v (the smallest parent) makes v's parent (and depth) and
-    appends v to ``nxt``; ``counts``: [0] vertices appended, [1] their adjacency entries.
-    Sentinel keys (vertex n) are skipped. Every thread reaches the block's barriers."""
+def settle_sorted(ordered, indptr, parent, depth, level, nxt, counts):
+    """Sort-unique's unique and update steps in one launch over the sorted keys
+    (``ordered``: keys, most, n; ``keys[:most]``, each ``v * n + parent``): the first key of
+    each vertex v (the smallest parent) makes v's parent (and depth) and appends v to
+    ``nxt``; ``counts``: [0] vertices appended, [1] their adjacency entries. Sentinel keys
+    (vertex n) are skipped. Every thread reaches the block's barriers."""
+    keys, most, n = ordered
     t = cuda.grid(1)
     tid = cuda.threadIdx.x
     block = cuda.shared.array(3, np.int64)  # the block's vertices, their entries, first slot
@@ -293,13 +315,13 @@ def sort_unique_search_step(st, level, row, rec) -> int:
     if most:
         keys = xp.full(most, n * n, dtype=np.int64)
         gather_keys[blocks(st.m), THREADS](
-            *map(device_view, (st.indptr, st.indices, q)), st.nq, device_view(ends), st.m,
+            _graph(st.indptr, st.indices), _front(q, st.nq, ends, st.m),
             device_view(st.parent), n, device_view(keys), device_view(row))
         rec.lap("search")
         keys.sort()
         rec.lap("prune")
         settle_sorted[blocks(most), THREADS](
-            device_view(keys), most, n, device_view(st.indptr), device_view(st.parent),
+            (device_view(keys), most, n), device_view(st.indptr), device_view(st.parent),
             device_view(depth_arg(xp, st.depth)), level, device_view(st.next_queue),
             device_view(row))
     rec.device(fresh=row[2])

@@ -24,6 +24,12 @@ Rows of ``task``, ``join`` and chunks are handed to each worker in blocks of ``B
 shared counter update per block, not per row). Running out of any array sets a bit of
 ``ctr[FLAG]`` and the workers leave at once; the caller grows the arrays and starts the
 search again (its inputs are write-once, so nothing is lost but time).
+
+A task is spawned from its row as a tuple, a join created from its row (``spawn``,
+``create_join``); the worker loop (``tasks.work``) takes the arrays as one record, ``rt``:
+(mem, task, join, ctr, dq, ws), mem being the chunk store. The helpers a task calls take
+the arrays themselves: a record unpacked in each would add reference counting to every
+call (7 % of a search).
 """
 from __future__ import annotations
 
@@ -166,8 +172,10 @@ def steal(dq, ws, me, nworkers, rng, randomised):
 
 
 @njit(inline="always")
-def spawn(task, ctr, dq, ws, me, fn, a0, a1, a2, a3, a4, jn, slot, ctx):
-    """Spawn(slot, fn(a0..a4)) contributing to join ``jn``; False when out of room."""
+def spawn(task, ctr, dq, ws, me, row):
+    """Spawn(slot, fn(a0..a4)) contributing to join ``jn``, ``row`` being the task's row
+    (fn, a0, a1, a2, a3, a4, jn, slot, ctx); False when out of room."""
+    fn, a0, a1, a2, a3, a4, jn, slot, ctx = row
     t = _row(ws, me, ctr, _TASKS, TTOP, task.shape[0], OUT_OF_TASKS)
     if t < 0:
         return False
@@ -184,9 +192,11 @@ def spawn(task, ctr, dq, ws, me, fn, a0, a1, a2, a3, a4, jn, slot, ctx):
 
 
 @njit(inline="always")
-def create_join(join, ctr, ws, me, chunk, count, cont, djoin, dslot, ctx, arg):
-    """CreateJoin(count, cont) on the (new, UNDEF-filled) join ``chunk``; the continuation's
-    own result goes to slot ``dslot`` of join ``djoin``. Returns the join's id, or -1."""
+def create_join(join, ctr, ws, me, row):
+    """CreateJoin(count, cont) on the (new, UNDEF-filled) join ``chunk``, ``row`` being the
+    join's row (chunk, count, cont, djoin, dslot, ctx, arg): the continuation's own result
+    goes to slot ``dslot`` of join ``djoin``. Returns the join's id, or -1."""
+    chunk, count, cont, djoin, dslot, ctx, arg = row
     j = _row(ws, me, ctr, _JOINS, JTOP, join.shape[0], OUT_OF_JOINS)
     if j < 0 or chunk == UNDEF:
         return -1
@@ -201,11 +211,14 @@ def create_join(join, ctr, ws, me, chunk, count, cont, djoin, dslot, ctx, arg):
 
 
 @njit(inline="always")
-def join_update(mem, task, join, ctr, dq, ws, me, jn, slot, value):
-    """JoinUpdate(value) into slot ``slot`` of join ``jn``; the last contribution spawns
-    the continuation (its arguments: the join chunk, the join's argument). The count is
-    lowered with acquire-release ordering, so the last contributor sees every slot."""
+def join_update(mem, task, join, ctr, dq, ws, me, update):
+    """JoinUpdate(value) into slot ``slot`` of join ``jn`` (``update``: jn, slot, value);
+    the last contribution spawns the continuation (its arguments: the join chunk, the
+    join's argument). The count is lowered with acquire-release ordering, so the last
+    contributor sees every slot."""
+    jn, slot, value = update
     mem[join[jn, J_CHUNK], slot] = value
     if fetch_add_acq_rel(join, (jn, J_LEFT), -1) == 1:
-        spawn(task, ctr, dq, ws, me, join[jn, J_CONT], join[jn, J_CHUNK], join[jn, J_ARG],
-              0, 0, 0, join[jn, J_DJOIN], join[jn, J_DSLOT], join[jn, J_CTX])
+        spawn(task, ctr, dq, ws, me, (join[jn, J_CONT], join[jn, J_CHUNK], join[jn, J_ARG],
+                                      0, 0, 0, join[jn, J_DJOIN], join[jn, J_DSLOT],
+                                      join[jn, J_CTX]))

@@ -68,24 +68,24 @@ def _single(mem, ctr, index, value, depth):
 
 
 @njit(cache=True)
-def _start_level(mem, task, join, ctr, dq, ws, counts, graph_root, update, parent, height,
-                 nworkers):
+def _start_level(rt, counts, graph_root, update, parent, height, nworkers):
     """The two task trees of a level: BreadthFirstSearch into result 0, UpdateParent into
     result 1 (each under a one-slot join whose continuation, Finish, hands the result over
-    and counts itself in ``ctr[DONE]``)."""
+    and counts itself in ``ctr[DONE]``); ``rt``: the runtime's arrays."""
+    mem, task, join, ctr, dq, ws = rt
     ctr[TTOP] = 0
     ctr[JTOP] = 0
     ctr[DONE] = 0
     ws[:] = 0
-    j0 = create_join(join, ctr, ws, 0, new_chunk(mem, ctr, ws, 0, counts), 1, FN_FINISH, -1, 0,
-                     SEARCH, 0)
-    j1 = create_join(join, ctr, ws, 0, new_chunk(mem, ctr, ws, 0, counts), 1, FN_FINISH, -1, 0,
-                     PARENT_UPDATE, 1)
+    j0 = create_join(join, ctr, ws, 0,
+                     (new_chunk(mem, ctr, ws, 0, counts), 1, FN_FINISH, -1, 0, SEARCH, 0))
+    j1 = create_join(join, ctr, ws, 0, (new_chunk(mem, ctr, ws, 0, counts), 1, FN_FINISH, -1,
+                                        0, PARENT_UPDATE, 1))
     if j0 < 0 or j1 < 0:
         return
-    spawn(task, ctr, dq, ws, 0, FN_BFS, graph_root, update, parent, height, 0, j0, 0, SEARCH)
-    spawn(task, ctr, dq, ws, 1 % nworkers, FN_UPDATE_PARENT, parent, update, height, 0, 0, j1,
-          0, PARENT_UPDATE)
+    spawn(task, ctr, dq, ws, 0, (FN_BFS, graph_root, update, parent, height, 0, j0, 0, SEARCH))
+    spawn(task, ctr, dq, ws, 1 % nworkers, (FN_UPDATE_PARENT, parent, update, height, 0, 0, j1,
+                                            0, PARENT_UPDATE))
 
 
 @njit(cache=True)
@@ -138,12 +138,16 @@ class _Pool:
         if flag & OUT_OF_DEQUE:
             self.dq = np.empty((self.workers, 2 * self.dq.shape[1]), np.int64)
 
+    def arrays(self) -> tuple:
+        """The runtime's record of the arrays (``runtime``'s ``rt``), as they are now."""
+        return self.cg.mem, self.task, self.join, self.ctr, self.dq, self.ws
+
     def _worker(self, me: int, randomised: bool, last: bool) -> int:
         cg = self.cg
+        rt = self.arrays()
+        sched = (self.rng, self.workers, randomised, _PATIENCE)
         while True:
-            r = work(cg.mem, self.task, self.join, self.ctr, self.dq, self.ws, self.counts,
-                     self.rng, me, self.workers, randomised, cg.degree, cg.depth - 1,
-                     _PATIENCE, last)
+            r = work(rt, me, self.counts, sched, (cg.degree, cg.depth - 1, last))
             if r != 1:
                 return r
             os.sched_yield()
@@ -173,8 +177,8 @@ class _Pool:
         while update != UNDEF:
             before = self.counts.sum(axis=0)
             t0 = time.perf_counter()
-            _start_level(mem, self.task, self.join, ctr, self.dq, self.ws, self.counts, cg.root,
-                         update, parent, cg.depth - 1, self.workers)
+            _start_level(self.arrays(), self.counts, cg.root, update, parent, cg.depth - 1,
+                         self.workers)
             if not ctr[FLAG]:
                 self.run_level(randomised, last)
             if ctr[FLAG]:

@@ -65,11 +65,12 @@ def new_chunk(mem, ctr, ws, me, counts):
 
 
 @njit(inline="always")
-def _join(mem, join, ctr, ws, me, counts, count, cont, jn, slot, ctx, arg):
-    """CreateJoin(count, cont) on a new join chunk, the continuation's result going where
-    this task's goes (join ``jn``, slot ``slot``)."""
-    return create_join(join, ctr, ws, me, new_chunk(mem, ctr, ws, me, counts), count, cont,
-                       jn, slot, ctx, arg)
+def _join(mem, join, ctr, ws, me, counts, row):
+    """CreateJoin(count, cont) on a new join chunk (``row``: count, cont, jn, slot, ctx,
+    arg), the continuation's result going to slot ``slot`` of join ``jn``."""
+    count, cont, jn, slot, ctx, arg = row
+    return create_join(join, ctr, ws, me, (new_chunk(mem, ctr, ws, me, counts), count, cont,
+                                           jn, slot, ctx, arg))
 
 
 @njit(inline="always")
@@ -89,9 +90,12 @@ def _gather(mem, src, vec):
 
 
 @njit(cache=True, nogil=True)
-def _run(t, mem, task, join, ctr, dq, ws, counts, me, degree, adj_height, keep_last):
-    """Execute task ``t`` (the bodies of the paper's functions); ``keep_last``: merges keep the
-    last defined input (the paper's leaf merge), else the first."""
+def _run(t, rt, me, counts, bfs):
+    """Execute task ``t`` (the bodies of the paper's functions); ``bfs``: (degree,
+    adj_height, keep_last: merges keep the last defined input, the paper's leaf merge, else
+    the first)."""
+    mem, task, join, ctr, dq, ws = rt
+    degree, adj_height, keep_last = bfs
     fn = task[t, T_FN]
     a0 = task[t, T_A0]
     a1 = task[t, T_A1]
@@ -115,10 +119,10 @@ def _run(t, mem, task, join, ctr, dq, ws, counts, me, degree, adj_height, keep_l
                         count += 1
                         last = mem[a0, i]
             if count <= 1:
-                join_update(mem, task, join, ctr, dq, ws, me, jn, slot, last)
+                join_update(mem, task, join, ctr, dq, ws, me, (jn, slot, last))
                 return
             vec = new_chunk(mem, ctr, ws, me, counts)
-            j = _join(mem, join, ctr, ws, me, counts, 1, FN_FORWARD, jn, slot, ctx, 0)
+            j = _join(mem, join, ctr, ws, me, counts, (1, FN_FORWARD, jn, slot, ctx, 0))
             if vec == UNDEF or j < 0:
                 return
             k = 0
@@ -127,9 +131,10 @@ def _run(t, mem, task, join, ctr, dq, ws, counts, me, degree, adj_height, keep_l
                     if mem[a0, i] != UNDEF:  # (a0 is defined: count > 1)
                         mem[vec, k] = mem[a0, i]
                         k += 1
-            spawn(task, ctr, dq, ws, me, FN_MERGE, vec, adj_height, count, 0, 0, j, 0, ctx)
+            spawn(task, ctr, dq, ws, me, (FN_MERGE, vec, adj_height, count, 0, 0, j, 0, ctx))
             return
-        j = _join(mem, join, ctr, ws, me, counts, SLOTS, FN_COLLECT, jn, slot, ctx, adj_height)
+        j = _join(mem, join, ctr, ws, me, counts,
+                  (SLOTS, FN_COLLECT, jn, slot, ctx, adj_height))
         if j < 0:
             return
         for i in range(SLOTS):
@@ -137,11 +142,11 @@ def _run(t, mem, task, join, ctr, dq, ws, counts, me, degree, adj_height, keep_l
             g = mem[a0, i] if a0 != UNDEF else UNDEF  # UNDEF: no vertex below has a neighbour
             if u != UNDEF:
                 p = mem[a2, i] if a2 != UNDEF else UNDEF
-                spawn(task, ctr, dq, ws, me, FN_BFS, g, u, p, a3 - 1,
-                      a4 + i * (np.int64(1) << (4 * a3)), j, i, ctx)
+                spawn(task, ctr, dq, ws, me, (FN_BFS, g, u, p, a3 - 1,
+                                              a4 + i * (np.int64(1) << (4 * a3)), j, i, ctx))
             else:  # UpdateNull, in place
                 counts[me, ctx * NFN + FN_NULL] += 1
-                join_update(mem, task, join, ctr, dq, ws, me, j, i, UNDEF)
+                join_update(mem, task, join, ctr, dq, ws, me, (j, i, UNDEF))
     elif fn == FN_COLLECT or fn == FN_UPDATE_PARENT:
         # CollectVectors(join chunk a0, height a1): Fig. 4; UpdateParent(parent a0,
         # update a1, height a2): section 4.4, the parent where the merge's winner is
@@ -154,7 +159,7 @@ def _run(t, mem, task, join, ctr, dq, ws, counts, me, degree, adj_height, keep_l
             height = a2
         if count > 1:
             vec = new_chunk(mem, ctr, ws, me, counts)
-            j = _join(mem, join, ctr, ws, me, counts, 1, FN_FORWARD, jn, slot, ctx, 0)
+            j = _join(mem, join, ctr, ws, me, counts, (1, FN_FORWARD, jn, slot, ctx, 0))
             if vec == UNDEF or j < 0:
                 return
             if fn == FN_COLLECT:
@@ -162,12 +167,11 @@ def _run(t, mem, task, join, ctr, dq, ws, counts, me, degree, adj_height, keep_l
             else:
                 mem[vec, 1 if keep_last else 0] = a0
                 mem[vec, 0 if keep_last else 1] = a1
-            spawn(task, ctr, dq, ws, me, FN_MERGE, vec, height, count, 0, 0, j, 0,
-                  ctx)
+            spawn(task, ctr, dq, ws, me, (FN_MERGE, vec, height, count, 0, 0, j, 0, ctx))
         else:
-            join_update(mem, task, join, ctr, dq, ws, me, jn, slot, last)
+            join_update(mem, task, join, ctr, dq, ws, me, (jn, slot, last))
     elif fn == FN_FORWARD:  # ForwardHandle: the merged vector of a one-task join
-        join_update(mem, task, join, ctr, dq, ws, me, jn, slot, mem[a0, 0])
+        join_update(mem, task, join, ctr, dq, ws, me, (jn, slot, mem[a0, 0]))
     elif fn == FN_MERGE:  # MergeSparseVectors(vectors a0, height a1, count a2): Figs. 5, 6
         if a1 == 0:
             leaf = new_chunk(mem, ctr, ws, me, counts)
@@ -179,9 +183,9 @@ def _run(t, mem, task, join, ctr, dq, ws, counts, me, degree, adj_height, keep_l
                     if x != UNDEF:  # the first (or last) defined value wins
                         mem[leaf, i] = x
                         break
-            join_update(mem, task, join, ctr, dq, ws, me, jn, slot, leaf)
+            join_update(mem, task, join, ctr, dq, ws, me, (jn, slot, leaf))
             return
-        j = _join(mem, join, ctr, ws, me, counts, SLOTS, FN_DONE_MERGE, jn, slot, ctx, 0)
+        j = _join(mem, join, ctr, ws, me, counts, (SLOTS, FN_DONE_MERGE, jn, slot, ctx, 0))
         if j < 0:
             return
         for i in range(SLOTS):
@@ -202,27 +206,28 @@ def _run(t, mem, task, join, ctr, dq, ws, counts, me, degree, adj_height, keep_l
                     if x != UNDEF:
                         mem[vec, c] = x
                         c += 1
-                spawn(task, ctr, dq, ws, me, FN_MERGE, vec, a1 - 1, count, 0, 0, j,
-                      i, ctx)
+                spawn(task, ctr, dq, ws, me, (FN_MERGE, vec, a1 - 1, count, 0, 0, j, i, ctx))
             else:  # MergeOne(sub), in place
                 counts[me, ctx * NFN + FN_MERGE_ONE] += 1
-                join_update(mem, task, join, ctr, dq, ws, me, j, i, sub)
+                join_update(mem, task, join, ctr, dq, ws, me, (j, i, sub))
     elif fn == FN_DONE_MERGE:  # DoneMerge: the join chunk is the merged node
-        join_update(mem, task, join, ctr, dq, ws, me, jn, slot, a0)
+        join_update(mem, task, join, ctr, dq, ws, me, (jn, slot, a0))
     else:  # FN_FINISH: the result of a level's task tree, for the driver
         ctr[RESULT + a1] = mem[a0, 0]
         fetch_add(ctr, DONE, 1)
 
 
 @njit(cache=True, nogil=True)
-def work(mem, task, join, ctr, dq, ws, counts, rng, me, nworkers, randomised, degree,
-         adj_height, patience, keep_last):
+def work(rt, me, counts, sched, bfs):
     """Worker ``me``: run ready tasks until both task trees of the level are finished
     (returns 0), the arrays ran out (2), or nothing was found ``patience`` times in a row
     (1: the caller yields the CPU and calls again; with more workers than cores a spinning
-    thread starves the others). Its time here less its idle polls goes to ``STAT_BUSY``
+    thread starves the others). ``sched``: (rng, nworkers, randomised, patience); ``bfs``
+    as ``_run``'s. Its time here less its idle polls goes to ``STAT_BUSY``
     (the clock is read when a call starts and ends and when an idle spell starts and ends,
     not per task)."""
+    mem, task, join, ctr, dq, ws = rt
+    rng, nworkers, randomised, patience = sched
     idle = 0
     start = clock_ns()
     idle_from = start
@@ -249,7 +254,7 @@ def work(mem, task, join, ctr, dq, ws, counts, rng, me, nworkers, randomised, de
         if idle > 0:
             idle_ns += clock_ns() - idle_from
         idle = 0
-        _run(t, mem, task, join, ctr, dq, ws, counts, me, degree, adj_height, keep_last)
+        _run(t, rt, me, counts, bfs)
     end = clock_ns()
     if idle > 0 or code == 0:  # an idle spell (code 0: from the poll that found the end)
         idle_ns += end - idle_from

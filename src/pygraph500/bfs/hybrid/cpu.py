@@ -6,14 +6,14 @@ it, each masked to the task's bits (``_span``); a level runs a list of tasks ove
 threads, each task serially on the thread that claimed it (the paper's parallelism: many
 independent tasks, not a parallel task), largest first, claimed from a shared counter.
 
-- ``topdown_tasks``: each task expands its frontier vertices (the set bits of ``front`` in
-  its words) and claims unvisited neighbours anywhere in the graph with an atomic
-  fetch-and-or on ``visited`` (the paper's shared VB), adding them to ``nxt`` (its shared
-  NVF).
-- ``bottomup_tasks``: each task's unvisited vertices (with neighbours) look for a parent in
-  the frontier and stop at the first hit (Beamer's step restricted to the task's vertices: a
-  task writes only its own bits, with an atomic or, as a word may be shared with the next
-  task).
+- ``level_tasks``, top-down: each task expands its frontier vertices (the set bits of
+  ``front`` in its words) and claims unvisited neighbours anywhere in the graph with an
+  atomic fetch-and-or on ``visited`` (the paper's shared VB), adding them to ``nxt`` (its
+  shared NVF).
+- ``level_tasks``, bottom-up: each task's unvisited vertices (with neighbours) look for a
+  parent in the frontier and stop at the first hit (Beamer's step restricted to the task's
+  vertices: a task writes only its own bits, with an atomic or, as a word may be shared with
+  the next task).
 - ``merge_found``: the array side's discoveries of a level (its NVF words of the tasks where
   it found vertices) joined into the host's bitmaps: what the CPU found too is a duplicate
   (both sides claimed it in the same level: either parent is valid, the host's is kept);
@@ -22,13 +22,17 @@ independent tasks, not a parallel task), largest first, claimed from a shared co
   (those of every vertex the array side claimed, in vertex order), written into the host's
   parent array.
 
-A level whose work is at most ``steps.SERIAL_WORK`` runs on the calling thread (the
-``_serial`` kernels: no parallel region to start, as ``direction-optimizing``'s small
-levels; ``run_tasks`` picks). Both level kernels return, per task, the vertices found in it and their degree sum (the
-next level's frontier size and edges, per owner task: what the scheduler reads), and each
-task's time (the in-kernel clock), so the level records say which side ran each task and
-how long it took. The array-side stand-in (``standin``) runs these same kernels on its own
-copies of the state.
+A level whose work is at most ``steps.SERIAL_WORK`` runs on the calling thread
+(``level_tasks_serial``: no parallel region to start, as ``direction-optimizing``'s small
+levels; ``run_tasks`` picks). A level returns, per task, the vertices found in it and their
+degree sum (the next level's frontier size and edges, per owner task: what the scheduler
+reads), and each task's time (the in-kernel clock), so the level records say which side ran
+each task and how long it took. The array-side stand-in (``standin``) runs these same
+kernels on its own copies of the state.
+
+The kernels take records: ``graph`` (indptr, indices), ``state`` (parent, depth, visited,
+front, nxt; ``depth`` empty when not wanted), ``tasks`` (``task_record``) and ``out``
+(found, degs, task_ns).
 """
 from __future__ import annotations
 
@@ -40,8 +44,8 @@ from numba import njit, prange
 from ...primitives import clock_ns, cttz, fetch_add, fetch_or, popcount
 from ...primitives.bitmaps import ALL_SET, BIT_MASK, ONE, WORD_SHIFT, ZERO, as_uint
 
-__all__ = ["topdown_tasks", "topdown_tasks_serial", "bottomup_tasks", "bottomup_tasks_serial",
-           "run_tasks", "load_kernels", "merge_found", "adopt_parents"]
+__all__ = ["level_tasks", "level_tasks_serial", "run_tasks", "task_record", "load_kernels",
+           "merge_found", "adopt_parents"]
 
 
 @njit(inline="always")
@@ -54,9 +58,12 @@ def _span(w, lo, hi):
 
 
 @njit(inline="always")
-def _topdown_task(indptr, indices, parent, depth, visited, front, nxt, lo, hi, ntasks,
-                  level, t, k, found, degs):
+def _topdown_task(graph, state, tasks, level, t, k, out):
     """Task k's top-down work (row t of ``found`` / ``degs``); returns the entries read."""
+    indptr, indices = graph
+    parent, depth, visited, front, nxt = state
+    lo, hi, linked, ntasks = tasks
+    found, degs, task_ns = out
     keep_depth = depth.shape[0] != 0
     n = np.int64(parent.shape[0])
     d = level + 1
@@ -89,9 +96,12 @@ def _topdown_task(indptr, indices, parent, depth, visited, front, nxt, lo, hi, n
 
 
 @njit(inline="always")
-def _bottomup_task(indptr, indices, parent, depth, visited, front, nxt, linked, lo, hi,
-                   level, t, k, found, degs):
+def _bottomup_task(graph, state, tasks, level, t, k, out):
     """Task k's bottom-up work (its own bits only); returns the entries read."""
+    indptr, indices = graph
+    parent, depth, visited, front, nxt = state
+    lo, hi, linked, ntasks = tasks
+    found, degs, task_ns = out
     keep_depth = depth.shape[0] != 0
     d = level + 1
     ex = 0
@@ -132,99 +142,67 @@ def _bottomup_task(indptr, indices, parent, depth, visited, front, nxt, linked, 
     return ex
 
 
-@njit(cache=True, parallel=True)
-def topdown_tasks(indptr, indices, parent, depth, visited, front, nxt, lo, hi, order,
-                  ntasks, level, nthreads, found, degs, task_ns):
-    """A top-down level of the tasks ``order`` (task ids, claimed in that order) over
-    ``nthreads`` threads. ``found`` and ``degs`` (nthreads x T, zero): per thread, the
-    vertices it claimed in each owner task and their degrees; ``task_ns[k]``: task k's
-    nanoseconds. Returns the adjacency entries examined."""
-    counter = np.zeros(1, np.int64)
-    examined = np.zeros(nthreads, np.int64)
-    for t in prange(nthreads):
-        ex = 0
-        while True:
-            c = fetch_add(counter, 0, np.int64(1))
-            if c >= order.shape[0]:
-                break
-            k = order[c]
-            t0 = clock_ns()
-            ex += _topdown_task(indptr, indices, parent, depth, visited, front, nxt, lo, hi,
-                                ntasks, level, t, k, found, degs)
-            task_ns[k] = clock_ns() - t0
-        examined[t] = ex
-    return examined.sum()
-
-
-@njit(cache=True)
-def topdown_tasks_serial(indptr, indices, parent, depth, visited, front, nxt, lo, hi, order,
-                         ntasks, level, found, degs, task_ns):
-    """``topdown_tasks`` on this thread alone (row 0): a small level, no parallel region."""
+@njit
+def _claim(graph, state, tasks, queue, bottom, level, t, out):
+    """Thread t's share of a level: the next task of ``queue`` (the task ids in order, the
+    shared counter of those taken) claimed, run and timed until none is left; returns the
+    entries read."""
+    order, counter = queue
+    task_ns = out[2]
     ex = 0
-    for c in range(order.shape[0]):
+    while True:
+        c = fetch_add(counter, 0, np.int64(1))
+        if c >= order.shape[0]:
+            break
         k = order[c]
         t0 = clock_ns()
-        ex += _topdown_task(indptr, indices, parent, depth, visited, front, nxt, lo, hi,
-                            ntasks, level, 0, k, found, degs)
+        if bottom:
+            ex += _bottomup_task(graph, state, tasks, level, t, k, out)
+        else:
+            ex += _topdown_task(graph, state, tasks, level, t, k, out)
         task_ns[k] = clock_ns() - t0
     return ex
 
 
 @njit(cache=True, parallel=True)
-def bottomup_tasks(indptr, indices, parent, depth, visited, front, nxt, linked, lo, hi,
-                   order, level, nthreads, found, degs, task_ns):
-    """A bottom-up level of the tasks ``order``: every vertex of a task that is unvisited and
-    has neighbours (``linked``) takes its first neighbour in ``front`` as parent. A task
-    writes only its own bits of ``nxt`` and ``visited`` (the caller zeroed ``nxt``).
-    Outputs as ``topdown_tasks`` (a task's finds are its own: row t, column k)."""
-    counter = np.zeros(1, np.int64)
+def level_tasks(graph, state, tasks, order, bottom, level, nthreads, out):
+    """A level of the tasks ``order`` (task ids, claimed in that order) over ``nthreads``
+    threads, bottom-up or top-down. ``out``: (found, degs, task_ns); ``found`` and ``degs``
+    (nthreads x T, zero): per thread, the vertices it claimed in each owner task and their
+    degrees; ``task_ns[k]``: task k's nanoseconds. Returns the adjacency entries examined."""
+    queue = (order, np.zeros(1, np.int64))
     examined = np.zeros(nthreads, np.int64)
-    for t in prange(nthreads):
-        ex = 0
-        while True:
-            c = fetch_add(counter, 0, np.int64(1))
-            if c >= order.shape[0]:
-                break
-            k = order[c]
-            t0 = clock_ns()
-            ex += _bottomup_task(indptr, indices, parent, depth, visited, front, nxt, linked,
-                                 lo, hi, level, t, k, found, degs)
-            task_ns[k] = clock_ns() - t0
-        examined[t] = ex
+    for t in prange(nthreads):  # a call, not inlined: records inlined here trip parfors
+        examined[t] = _claim(graph, state, tasks, queue, bottom, level, t, out)
     return examined.sum()
 
 
 @njit(cache=True)
-def bottomup_tasks_serial(indptr, indices, parent, depth, visited, front, nxt, linked, lo,
-                          hi, order, level, found, degs, task_ns):
-    """``bottomup_tasks`` on this thread alone (row 0)."""
-    ex = 0
-    for c in range(order.shape[0]):
-        k = order[c]
-        t0 = clock_ns()
-        ex += _bottomup_task(indptr, indices, parent, depth, visited, front, nxt, linked, lo,
-                             hi, level, 0, k, found, degs)
-        task_ns[k] = clock_ns() - t0
-    return ex
+def level_tasks_serial(graph, state, tasks, order, bottom, level, out):
+    """``level_tasks`` on this thread alone (row 0): a small level, no parallel region."""
+    return _claim(graph, state, tasks, (order, np.zeros(1, np.int64)), bottom, level, 0, out)
 
 
 @njit(cache=True, parallel=True)
-def merge_found(indptr, visited, nxt, claimed, owned, depth, level, recv, tasks, lo, hi,
-                offsets, dev_deg, only_cnt, only_deg):
-    """Join the array side's NVF words ``recv`` (task ``tasks[i]``'s words at
-    ``recv[offsets[i]:offsets[i + 1]]``) into ``visited`` and ``nxt`` (which hold the CPU's
-    claims of this level), and into ``claimed`` (every vertex the array side claimed). Bits
-    the CPU also claimed are duplicates (the host keeps its parent); the others are marked
-    in ``owned`` (their parent is on the array side), given their depth, and counted per
-    task in ``only_cnt`` / ``only_deg``: the vertices by popcount, the degrees as the array
-    side's sums (``dev_deg``, per task) less the duplicates' (word operations only, but for
-    the rare duplicates and, when depths are wanted, the vertices). Returns the
-    duplicates."""
+def merge_found(indptr, maps, depth, level, sent, tasks, counts):
+    """Join the array side's NVF words into the host's ``maps`` (visited, nxt, claimed,
+    owned). ``sent``: (recv, which, offsets, dev_deg): task ``which[i]``'s words at
+    ``recv[offsets[i]:offsets[i + 1]]``, the array side's degree sums per task. ``visited``
+    and ``nxt`` hold the CPU's claims of this level; ``claimed`` gets every vertex the array
+    side claimed. Bits the CPU also claimed are duplicates (the host keeps its parent); the
+    others are marked in ``owned`` (their parent is on the array side), given their depth,
+    and counted per task in ``counts`` (only_cnt, only_deg): the vertices by popcount, the
+    degrees as ``dev_deg`` less the duplicates' (word operations only, but for the rare
+    duplicates and, when depths are wanted, the vertices). Returns the duplicates."""
+    visited, nxt, claimed, owned = maps
+    recv, which, offsets, dev_deg = sent
+    lo, hi, linked, ntasks = tasks
+    only_cnt, only_deg = counts
     keep_depth = depth.shape[0] != 0
     d = level + 1
-    dups = np.zeros(tasks.shape[0], np.int64)
-    for i in prange(tasks.shape[0]):
-        k = tasks[i]
+    dups = np.zeros(which.shape[0], np.int64)
+    for i in prange(which.shape[0]):
+        k = which[i]
         wlo = lo[k] >> 6
         off = offsets[i] - wlo
         cnt = 0
@@ -300,22 +278,19 @@ def load_kernels(indptr, indices, parent, depth, visited, front, nxt, ts, nthrea
                       none, 0, nthreads, found, degs, task_ns)
 
 
+def task_record(ts) -> tuple:
+    """The kernels' record of the TaskSet ``ts``: (lo, hi, linked, count)."""
+    return ts.lo, ts.hi, ts.linked, ts.count
+
+
 def run_tasks(bottom, work, indptr, indices, parent, depth, visited, front, nxt, ts, order,
               level, nthreads, found, degs, task_ns) -> int:
     """The CPU engine's level: the tasks ``order`` of the TaskSet ``ts``, serially when the
     level's ``work`` is at most ``steps.SERIAL_WORK``, else over ``nthreads`` threads."""
     from .. import steps
 
+    graph, state = (indptr, indices), (parent, depth, visited, front, nxt)
+    out = (found, degs, task_ns)
     if work <= steps.SERIAL_WORK:
-        if bottom:
-            return bottomup_tasks_serial(indptr, indices, parent, depth, visited, front, nxt,
-                                         ts.linked, ts.lo, ts.hi, order, level, found, degs,
-                                         task_ns)
-        return topdown_tasks_serial(indptr, indices, parent, depth, visited, front, nxt,
-                                    ts.lo, ts.hi, order, ts.count, level, found, degs,
-                                    task_ns)
-    if bottom:
-        return bottomup_tasks(indptr, indices, parent, depth, visited, front, nxt, ts.linked,
-                              ts.lo, ts.hi, order, level, nthreads, found, degs, task_ns)
-    return topdown_tasks(indptr, indices, parent, depth, visited, front, nxt, ts.lo, ts.hi,
-                         order, ts.count, level, nthreads, found, degs, task_ns)
+        return level_tasks_serial(graph, state, task_record(ts), order, bottom, level, out)
+    return level_tasks(graph, state, task_record(ts), order, bottom, level, nthreads, out)

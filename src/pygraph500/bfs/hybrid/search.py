@@ -46,7 +46,7 @@ from ...primitives.bitmaps import new_bitmap
 from ...primitives.direction import go_bottom_up, go_top_down
 from ..steps.search_state import mark_unreached
 from ..types import BOTTOM_UP, TOP_DOWN, BFSResult, check_root
-from .cpu import adopt_parents, load_kernels, merge_found, run_tasks
+from .cpu import adopt_parents, load_kernels, merge_found, run_tasks, task_record
 from .device import FRONTIER, GRAPH, RUN, VISITED
 from .link import Link
 from .records import LevelRecords
@@ -122,9 +122,9 @@ def _receive(ts, side, link, indptr, visited, nxt, claimed, owned, depth, level,
     if got.shape[0]:
         words = link.d2h("frontier", side.found_words(int(ts.words[got].sum())))
         fetch = time.perf_counter() - r0
-        dups = merge_found(indptr, visited, nxt, claimed, owned, depth, level, words, got,
-                           ts.lo, ts.hi, ts.word_offsets(got), counts[ts.count:],
-                           only_cnt, only_deg)
+        dups = merge_found(indptr, (visited, nxt, claimed, owned), depth, level,
+                           (words, got, ts.word_offsets(got), counts[ts.count:]),
+                           task_record(ts), (only_cnt, only_deg))
     else:
         fetch = time.perf_counter() - r0
     return int(dups), int(counts[-1]), fetch

@@ -34,9 +34,12 @@ hush_small_grids()
 
 
 @cuda.jit
-def warp_task_level(indptr, indices, queue, qlen, vis, nxt, parent, vertex_task, counts, t):
-    """Algorithm 3 over ``queue[:qlen]`` (see the module); ``counts[k]``: vertices claimed
-    in task k, ``counts[t + k]``: their degrees."""
+def warp_task_level(graph, queue, qlen, masks, parent, vertex_task, counts, t):
+    """Algorithm 3 over ``queue[:qlen]`` (see the module); ``graph``: (indptr, indices),
+    ``masks``: (VB, VM); ``counts[k]``: vertices claimed in task k, ``counts[t + k]``: their
+    degrees."""
+    indptr, indices = graph
+    vis, nxt = masks
     owner = cuda.shared.array(4, dtype=np.int64)  # lane, list start, list end, vertex
     tid = cuda.grid(1)
     lane = cuda.threadIdx.x
@@ -80,7 +83,8 @@ def run_tasks(dev, queue, m: int) -> None:
     dev.counts_d[:] = 0
     if qlen:
         blocks = (qlen + WARP - 1) // WARP
-        warp_task_level[blocks, WARP](*map(device_view, (dev.indptr, dev.indices, queue)), qlen,
-                                      *map(device_view, (dev.vis, dev.nxt, dev.parent,
-                                                         dev.vertex_task, dev.counts_d)), dev.t)
+        view = device_view
+        warp_task_level[blocks, WARP]((view(dev.indptr), view(dev.indices)), view(queue), qlen,
+                                      (view(dev.vis), view(dev.nxt)), view(dev.parent),
+                                      view(dev.vertex_task), view(dev.counts_d), dev.t)
     dev.counts_d[-1] = m
