@@ -471,8 +471,6 @@ WIDE_KERNELS = {
     "pygraph500.bfs.steps.thin_frontier": (6, _PRUNED),
     "pygraph500.bfs.topdown_bitmap": (1, _PRUNED),
     "pygraph500.bfs.topdown_queue": (1, _PRUNED),
-    "pygraph500.sssp.bins": (1, "push: its tuple form, inlined in the pull's parallel loop, gave "
-                                "wrong distances after the pull; cause not found"),
 }
 
 

@@ -65,8 +65,11 @@ def _new_lists(pool, nthreads, chunks):
 
 
 @njit(inline="always")
-def push(pool, cnext, fstack, ctr, lcount, lhead, ltail, t, s, v):
-    """Append ``v`` to thread ``t``'s list of slot ``s`` (only thread ``t`` writes it)."""
+def push(pool, cnext, fstack, ctr, lcount, lhead, ltail, item):
+    """Append ``v`` to thread ``t``'s list of slot ``s``, ``item`` = (t, s, v) (only thread
+    ``t`` writes it). The bins' arrays stay arguments: a tuple of them, inlined into the
+    pull's parallel loop, gave wrong distances."""
+    t, s, v = item
     c = lcount[t, s]
     k = c & CHUNK_MASK
     if k == 0:  # the list is empty or its last chunk full: take a free chunk

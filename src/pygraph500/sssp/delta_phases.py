@@ -419,8 +419,8 @@ def rebase(bins, hbins, state, taken, wt, inv_delta, base):
         hpool, hcnext, hfstack = grow_pool(hpool, hcnext, hfstack, hctr[0], need)
     for j in range(nl):
         u = light[j]
-        push(pool, cnext, fstack, ctr, lcount, lhead, ltail, 0,
-             slot_of(bin_of(word_distance(state[u]), inv_delta), newbase), u)
+        push(pool, cnext, fstack, ctr, lcount, lhead, ltail,
+             (0, slot_of(bin_of(word_distance(state[u]), inv_delta), newbase), u))
     hbins = (hpool, hcnext, hfstack, hctr, hcount, hhead, htail)
     for j in range(nh):
         _push_heavy(hbins, j % nthreads, slot_of(due[j], newbase), heavy[2 * j],

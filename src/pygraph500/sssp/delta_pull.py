@@ -141,8 +141,8 @@ def pull(graph, state, settled, inv_delta, base, bins, every):
                     done += 1
                     degrees += end - a
                 elif by >= 0 or every:
-                    push(pool, cnext, fstack, ctr, lcount, lhead, ltail, t,
-                         slot_of(bin_of(best, inv_delta), base), np.int32(v))
+                    push(pool, cnext, fstack, ctr, lcount, lhead, ltail,
+                         (t, slot_of(bin_of(best, inv_delta), base), np.int32(v)))
         got[t, 0] = examined
         got[t, 1] = read
         got[t, 2] = lowered

@@ -170,7 +170,7 @@ def _search(graph, root, state, inv_delta, nthreads, tune, chunks, log):
     unsettled_deg = indptr[n]  # the entries of the rows of the vertices not settled
     nsettled = 0
     pending = np.int64(0)  # entries of settled rows not relaxed since the last pull (about)
-    push(pool, cnext, fstack, ctr, lcount, lhead, ltail, 0, 0, np.int32(root))
+    push(pool, cnext, fstack, ctr, lcount, lhead, ltail, (0, 0, np.int32(root)))
     base = np.int64(0)
     cur = np.int64(0)
     widened = False
