@@ -130,8 +130,9 @@ def test_core_rows_skipped_finds_an_offender_iff_there_is_one():
             for v in rng.choice(np.flatnonzero(g.degree() > 0), t % 3):
                 lev[v] = rng.integers(-1, depth.max() + 3)
             mode, table, _, _ = on_csr.level_table(lev, g.indptr)
-            full = ck.bfs_pass(g.indptr, g.indices, lev, table, mode, -1, none, parent,
-                               root, g.tuple_degree, bounds)
+            csr = (g.indptr, g.indices)
+            full = ck.bfs_pass(csr, lev, (mode, table, -1, none), parent, root,
+                               g.tuple_degree, bounds)
             bad = min(full[1], full[3]) < n
             broken += bad
             for low in range(int(lev.max()) + 1):
@@ -139,8 +140,8 @@ def test_core_rows_skipped_finds_an_offender_iff_there_is_one():
                 ck.pack_levels(lev, np.empty_like(table), sieve, low)
                 for (m, tab), sh in itertools.product([(mode, table), (ck.PLAIN, none)],
                                                       [none, sieve]):
-                    got = ck.bfs_pass(g.indptr, g.indices, lev, tab, m, low, sh, parent,
-                                      root, g.tuple_degree, bounds)
+                    got = ck.bfs_pass(csr, lev, (m, tab, low, sh), parent, root,
+                                      g.tuple_degree, bounds)
                     assert (min(got[1], got[3]) < n) == bad, (root, t, low, m, sh.shape)
                     assert got[0] == full[0] and got[5:] == full[5:]
                     checked += 1

@@ -153,15 +153,20 @@ def test_a_signal_at_any_moment_leaves_old_or_whole_new_files(workdir, name, sig
 
 
 def test_interrupt_while_importing_is_one_line(tmp_path):
-    """SIGINT in the first second (numba, scipy and the kernels loading): one line, 130."""
-    for delay in (0.15, 0.3, 0.6):
+    """SIGINT in the first second (numba, scipy and the kernels loading): one line, 130. On a
+    loaded machine an early signal can land before the interpreter has begun the command
+    (Python's own start, not ours to word): those tries do not count, but one must."""
+    interrupted = 0
+    for delay in (0.15, 0.3, 0.6, 1.0):
         p = start(["run", "-s", "10", "-q"], tmp_path)
         time.sleep(delay)
         p.send_signal(signal.SIGINT)
         out, err = p.communicate(timeout=600)
-        if p.returncode == 0:  # finished first
+        if p.returncode == 0 or before_the_package(err):  # finished first, or not begun
             continue
         assert (p.returncode, err) == (130, "graph500: interrupted (SIGINT)\n")
+        interrupted += 1
+    assert interrupted
 
 
 def test_a_signal_ignored_at_start_stays_ignored(tmp_path):
