@@ -453,25 +453,13 @@ def test_the_package_imports_nothing_heavy():
     assert out.strip() == "[]"
 
 
-# A numba kernel (``njit``, ``cuda.jit``) takes at most MAX_KERNEL_PARAMETERS parameters; a
-# module's wider kernels are counted here with the reason, and the count may only fall
-# (issue 39). Numba prunes a branch on ``x is None`` only where x is an argument, not a
-# tuple's or a record's member, so the steps' None-typed in-edges and ``det`` stay arguments.
+# A numba kernel (``njit``, ``cuda.jit``) takes at most MAX_KERNEL_PARAMETERS parameters:
+# state travels as records (tuples unpacked at the kernel's top). A kernel that must be wider
+# is counted here per module with the reason, a count that may only fall (issue 39; none
+# today). Numba prunes a branch on ``x is None`` only where x is an argument, not a tuple's
+# member, so None-typed parameters (in-edges, ``det``) stay arguments.
 MAX_KERNEL_PARAMETERS = 8
-_PRUNED = ("the None-typed in-edges and det must stay arguments for numba's pruning; the "
-           "rest of the state is not yet a record (issue 39)")
-_LATER = "positional state not yet a record (issue 39)"
-WIDE_KERNELS = {
-    "pygraph500.bfs.bottomup": (1, _LATER),
-    "pygraph500.bfs.direction_optimizing": (2, _PRUNED),
-    "pygraph500.bfs.reference": (2, _PRUNED),
-    "pygraph500.bfs.steps.bitmap_topdown": (5, _PRUNED),
-    "pygraph500.bfs.steps.bottom_up": (2, _PRUNED),
-    "pygraph500.bfs.steps.queue_topdown": (6, _PRUNED),
-    "pygraph500.bfs.steps.thin_frontier": (6, _PRUNED),
-    "pygraph500.bfs.topdown_bitmap": (1, _PRUNED),
-    "pygraph500.bfs.topdown_queue": (1, _PRUNED),
-}
+WIDE_KERNELS: dict[str, tuple[int, str]] = {}
 
 
 def _kernel_widths(name):

@@ -24,25 +24,27 @@ __all__ = ["bfs_bottomup"]
 
 
 @njit(cache=True)
-def _search(indptr, indices, root, parent, depth, visited, bm, cand, nthreads, stats, dirs,
-            batches, state):
+def _search(graph, root, search, bm, cand, nthreads, log):
+    """The search: ``bm`` the two frontier bitmaps (rows), ``cand`` the unvisited vertices'.
+    Returns the log."""
+    parent, _, visited = search
     n = parent.shape[0]
-    mark_root(parent, depth, visited, root)
-    log_start(state)
+    mark_root(search, root)
+    log_start(log)
     bm[0, root >> 6] = visited[root >> 6]  # the root's bit
     unvisited_bitmap(visited, cand, n)
     cur = 0
     nf = 1
     level = 0
     while nf > 0:
-        stats, dirs, batches = log_room(stats, dirs, batches, state, 4)
-        edges, found, scout = bottom_up_level(indptr, indices, parent, depth, visited, bm[cur],
-                                              bm[1 - cur], cand, level, nthreads)
-        log_level(stats, dirs, batches, state, nf, edges, BOTTOM_UP, 0)
+        log = log_room(log, 4)
+        edges, found, scout = bottom_up_level(graph, search, (bm[cur], bm[1 - cur], cand), level,
+                                              nthreads)
+        log_level(log, nf, edges, BOTTOM_UP, 0)
         cur = 1 - cur
         nf = found
         level += 1
-    return end_search(parent, depth, visited, nthreads, stats, dirs, batches, state)
+    return end_search(search, nthreads, log)
 
 
 def bfs_bottomup(graph: CSRGraph, root, *, depth=True, deterministic=False) -> BFSResult:
@@ -55,10 +57,9 @@ def bfs_bottomup(graph: CSRGraph, root, *, depth=True, deterministic=False) -> B
     """
     r = check_root(graph, root)
     n = graph.num_vertices
-    parent, dep, visited, log = new_search(graph, bool(depth))
-    bm = new_bitmap(n, rows=2)
-    cand = new_bitmap(n)
-    logged = _search(graph.indptr, graph.indices, r, parent, dep, visited, bm, cand,
-                     numba.get_num_threads(), *log)
+    search, log = new_search(graph, bool(depth))
+    log = _search((graph.indptr, graph.indices), r, search, new_bitmap(n, rows=2), new_bitmap(n),
+                  numba.get_num_threads(), log)
+    parent, dep, _ = search
     return BFSResult(parent=parent, root=r, depth=dep if depth else None,
-                     levels=log_table(logged, log))
+                     levels=log_table(log))

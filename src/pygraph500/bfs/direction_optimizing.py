@@ -60,21 +60,23 @@ TOP_DOWN_EDGE_COST = 4.0
 
 
 @njit(cache=True)
-def _bottom_up_levels(bu_indptr, bu_indices, out_indptr, parent, depth, visited, front, nxt,
-                      cand, q, level, nf, m_u, alpha, beta, nthreads, stats, dirs, batches,
-                      state):
-    """Bottom-up levels from the frontier bitmap ``front`` until Beamer's test sends the
-    search back top-down (the frontier then in ``q[0:e]``) or nothing is found. The rows
-    scanned are ``bu_indptr``, ``bu_indices`` (a digraph's in-edges, ``out_indptr`` its
-    out-edge offsets; else the CSR and ``out_indptr`` None). Returns (e, level, nf,
-    prev_nf, m_f, m_u, front, nxt, stats, dirs, batches)."""
+def _bottom_up_levels(bu_graph, out_indptr, search, bitmaps, q, at, tune, log):
+    """Bottom-up levels from the frontier bitmap ``front`` (``bitmaps``: front, nxt, cand;
+    ``at``: level, nf, m_u) until Beamer's test sends the search back top-down (the
+    frontier then in ``q[0:e]``) or nothing is found. The rows scanned are ``bu_graph`` (a
+    digraph's in-edges, ``out_indptr`` its out-edge offsets; else the CSR and ``out_indptr``
+    None). ``tune``: ``_search``'s. Returns (e, level, nf, prev_nf, m_f, m_u, front, nxt,
+    log)."""
+    parent, _, _ = search
+    front, nxt, cand = bitmaps
+    level, nf, m_u = at
+    alpha, beta, _, _, _, nthreads = tune
     n = parent.shape[0]
     e = 0
     while True:
-        stats, dirs, batches = log_room(stats, dirs, batches, state, 4)
+        log = log_room(log, 4)
         edges, found, scout, taken = bottom_up_level_digraph(
-            bu_indptr, bu_indices, out_indptr, parent, depth, visited, front, nxt, cand, level,
-            nthreads)
+            bu_graph, out_indptr, search, (front, nxt, cand), level, nthreads)
         front, nxt = nxt, front
         level += 1
         this_nf = nf
@@ -88,17 +90,25 @@ def _bottom_up_levels(bu_indptr, bu_indices, out_indptr, parent, depth, visited,
                             and not go_bottom_up(nf, prev_nf, m_f, m_u, alpha))
         if back:  # timed with this level
             e = bitmap_to_queue(front, q, nthreads)
-        log_level(stats, dirs, batches, state, this_nf, edges, BOTTOM_UP, 0)
+        log_level(log, this_nf, edges, BOTTOM_UP, 0)
         if back or nf == 0:
-            return e, level, nf, prev_nf, m_f, m_u, front, nxt, stats, dirs, batches
+            return e, level, nf, prev_nf, m_f, m_u, front, nxt, log
 
 
 @njit(cache=True)
-def _search(indptr, indices, in_indptr, in_indices, root, parent, depth, visited, q, q2, alpha,
-            beta, limit, bufcap, grain, nthreads, det, stats, dirs, batches, state):
+def _search(graph, in_indptr, in_indices, root, arrays, tune, det, log):
+    """The search: ``arrays`` (parent, depth, visited, q, q2: the search record and two
+    queues), ``tune`` (alpha, beta, limit = ``SERIAL_WORK``, bufcap = ``BUF``, grain =
+    ``TIME_GRAIN``, nthreads). Returns the log."""
+    indptr, indices = graph
+    parent, depth, visited, q, q2 = arrays
+    search = (parent, depth, visited)
+    alpha, _, limit, bufcap, grain, nthreads = tune
+    serial = (limit, True, alpha, grain)
+    threads = (nthreads, bufcap)
     n = parent.shape[0]
     nwords = visited.shape[0]
-    s, e, level, m_f = start_queue_search(indptr, parent, depth, visited, q, root, state)
+    s, e, level, m_f = start_queue_search(graph, search, q, root, log)
     m_u = indptr[n] - in_degree(in_indptr, root, m_f)
     prev_nf = 0  # frontier size of the previous level: 'growing' means nf > prev_nf
     # bitmaps of the bottom-up levels, allocated at the first switch
@@ -106,20 +116,19 @@ def _search(indptr, indices, in_indptr, in_indices, root, parent, depth, visited
     nxt = np.empty(0, np.uint64)
     cand = np.empty(0, np.uint64)
     while e > s:
-        stats, dirs, batches = log_room(stats, dirs, batches, state, 4)
+        log = log_room(log, 4)
         nf = e - s
         # ---- top-down ------------------------------------------------------------------
         if not go_bottom_up(nf, prev_nf, m_f, m_u, alpha):
             if nf + m_f <= limit:
                 s, e, level, m_f, m_u, prev_nf = topdown_levels_serial_digraph(
-                    indptr, indices, in_indptr, parent, depth, visited, q, s, e, level, m_f,
-                    m_u, prev_nf, limit, True, alpha, det, stats, dirs, batches, state, grain)
+                    graph, in_indptr, search, q, (s, e, level, m_f, m_u, prev_nf), det, log,
+                    serial)
                 continue
-            log_close(batches, state)
+            log_close(log)
             edges, found, scout, taken = topdown_level_parallel_digraph(
-                indptr, indices, in_indptr, in_indices, parent, depth, visited, q[s:e], q2,
-                level, bufcap, nthreads, det)
-            log_level(stats, dirs, batches, state, nf, edges, TOP_DOWN, 0)
+                graph, in_indptr, in_indices, search, (q[s:e], q2), level, threads, det)
+            log_level(log, nf, edges, TOP_DOWN, 0)
             q, q2 = q2, q
             s = 0
             e = found
@@ -133,23 +142,21 @@ def _search(indptr, indices, in_indptr, in_indices, root, parent, depth, visited
             front = np.empty(nwords, np.uint64)
             nxt = np.empty(nwords, np.uint64)
             cand = np.empty(nwords, np.uint64)
-        log_close(batches, state)  # the conversion is timed with the first bottom-up level
+        log_close(log)  # the conversion is timed with the first bottom-up level
         queue_to_bitmap(q[s:e], front, nthreads)
         unvisited_bitmap(visited, cand, n)
         # the rows bottom-up levels scan and the offsets of their m_f: a digraph's in-edges
         # and out-edges; in-edges None say undirected: the CSR, and none (steps.directed)
         if in_indptr is None:
-            (e, level, nf, prev_nf, m_f, m_u, front, nxt, stats, dirs,
-             batches) = _bottom_up_levels(indptr, indices, None, parent, depth, visited, front,
-                                          nxt, cand, q, level, nf, m_u, alpha, beta, nthreads,
-                                          stats, dirs, batches, state)
+            (e, level, nf, prev_nf, m_f, m_u, front, nxt,
+             log) = _bottom_up_levels(graph, None, search, (front, nxt, cand), q,
+                                      (level, nf, m_u), tune, log)
         else:
-            (e, level, nf, prev_nf, m_f, m_u, front, nxt, stats, dirs,
-             batches) = _bottom_up_levels(in_indptr, in_indices, indptr, parent, depth, visited,
-                                          front, nxt, cand, q, level, nf, m_u, alpha, beta,
-                                          nthreads, stats, dirs, batches, state)
+            (e, level, nf, prev_nf, m_f, m_u, front, nxt,
+             log) = _bottom_up_levels((in_indptr, in_indices), indptr, search,
+                                      (front, nxt, cand), q, (level, nf, m_u), tune, log)
         s = 0
-    return end_search(parent, depth, visited, nthreads, stats, dirs, batches, state)
+    return end_search(search, nthreads, log)
 
 
 def bfs_direction_optimizing(graph: CSRGraph, root, *, alpha=15.0, beta=18.0, depth=True,
@@ -199,13 +206,14 @@ def bfs_direction_optimizing(graph: CSRGraph, root, *, alpha=15.0, beta=18.0, de
                                                   on_device=on_device)
     r = check_root(graph, root)
     n = graph.num_vertices
-    parent, dep, visited, log = new_search(graph, bool(depth) or det)
+    (parent, dep, visited), log = new_search(graph, bool(depth) or det)
     q = np.empty(n, dtype=graph.indices.dtype)
     q2 = np.empty(n, dtype=graph.indices.dtype)
     # a digraph's in-edges; None for an undirected graph (``steps.directed``)
     in_indptr, in_indices = graph.in_edges if graph.directed else (None, None)
-    logged = _search(graph.indptr, graph.indices, in_indptr, in_indices, r, parent, dep,
-                     visited, q, q2, alpha, beta, steps.SERIAL_WORK, steps.BUF,
-                     steps.TIME_GRAIN, numba.get_num_threads(), det_flag(det), *log)
+    log = _search((graph.indptr, graph.indices), in_indptr, in_indices, r,
+                  (parent, dep, visited, q, q2),
+                  (alpha, beta, steps.SERIAL_WORK, steps.BUF, steps.TIME_GRAIN,
+                   numba.get_num_threads()), det_flag(det), log)
     return BFSResult(parent=parent, root=r, depth=dep if depth else None,
-                     levels=log_table(logged, log))
+                     levels=log_table(log))

@@ -20,13 +20,14 @@ __all__ = ["bfs_reference"]
 
 
 @njit(cache=True)
-def _serial_levels(indptr, indices, parent, depth, queue, at, grain, det, stats, dirs, batches,
-                   state):
+def _serial_levels(graph, parent, depth, queue, at, grain, det, log):
     """Algorithm 1 from queue position ``at`` = (head, tail, level start, level end, edges of
     the level so far), recording each level in the log when its last vertex is dequeued.
     Returns True when the queue is empty, False (``at`` updated) when the log is full.
     ``det``: a vertex met again in the level that found it takes the smaller parent
     (``steps.canonical``)."""
+    indptr, indices = graph
+    stats, _, batches, state = log
     head, tail, level_start, level_end, edges = at[0], at[1], at[2], at[3], at[4]
     while head < tail:
         u = queue[head]
@@ -45,8 +46,7 @@ def _serial_levels(indptr, indices, parent, depth, queue, at, grain, det, stats,
                 lower_parent(parent, depth, v, u, du)
         edges += e - s
         if head == level_end:  # the last vertex of this level was dequeued
-            log_level(stats, dirs, batches, state, level_end - level_start, edges, TOP_DOWN,
-                      grain)
+            log_level(log, level_end - level_start, edges, TOP_DOWN, grain)
             level_start = level_end
             level_end = tail
             edges = 0
@@ -57,21 +57,19 @@ def _serial_levels(indptr, indices, parent, depth, queue, at, grain, det, stats,
 
 
 @njit(cache=True)
-def _serial_bfs(indptr, indices, root, parent, depth, queue, grain, det, stats, dirs, batches,
-                state):
-    """Algorithm 1; returns the log's arrays (grown when it filled up)."""
-    log_start(state)
+def _serial_bfs(graph, root, parent, depth, queue, grain, det, log):
+    """Algorithm 1; returns the log (grown when it filled up)."""
+    log_start(log)
     parent[root] = root
     depth[root] = 0
     queue[0] = root
     at = np.array([0, 1, 0, 1, 0], dtype=np.int64)
     done = False
     while not done:
-        stats, dirs, batches = log_room(stats, dirs, batches, state, 4)
-        done = _serial_levels(indptr, indices, parent, depth, queue, at, grain, det, stats,
-                              dirs, batches, state)
-    log_close(batches, state)
-    return stats, dirs, batches
+        log = log_room(log, 4)
+        done = _serial_levels(graph, parent, depth, queue, at, grain, det, log)
+    log_close(log)
+    return log
 
 
 def bfs_reference(graph: CSRGraph, root, *, depth=True, deterministic=False) -> BFSResult:
@@ -89,8 +87,7 @@ def bfs_reference(graph: CSRGraph, root, *, depth=True, deterministic=False) -> 
     parent = np.full(n, -1, dtype=np.int64)
     dep = np.full(n, -1, dtype=index_dtype(n))  # Algorithm 1 needs it either way
     queue = np.empty(n, dtype=graph.indices.dtype)
-    log = new_log(n, graph.num_directed_edges)
-    logged = _serial_bfs(graph.indptr, graph.indices, r, parent, dep, queue,
-                         steps.TIME_GRAIN, det_flag(deterministic), *log)
+    log = _serial_bfs((graph.indptr, graph.indices), r, parent, dep, queue, steps.TIME_GRAIN,
+                      det_flag(deterministic), new_log(n, graph.num_directed_edges))
     return BFSResult(parent=parent, root=r, depth=dep if depth else None,
-                     levels=log_table(logged, log))
+                     levels=log_table(log))

@@ -30,10 +30,16 @@ __all__ = ["bfs_topdown_bitmap"]
 
 
 @njit(cache=True)
-def _search(indptr, indices, root, parent, depth, visited, bits, summary, top, limit, grain,
-            nthreads, thin, det, stats, dirs, batches, state):
-    mark_root(parent, depth, visited, root)
-    log_start(state)
+def _search(graph, root, search, frontiers, thin, tune, det, log):
+    """The search: ``frontiers`` (bits, summary, top: ``new_hierarchical_bitmaps``), ``thin``
+    (``bitmap_topdown_levels_serial``'s scratch), ``tune`` (limit = ``SERIAL_WORK``, grain =
+    ``TIME_GRAIN``, nthreads). Returns the log."""
+    indptr, _ = graph
+    _, _, visited = search
+    bits, summary, top = frontiers
+    limit, grain, nthreads = tune
+    mark_root(search, root)
+    log_start(log)
     w = root >> 6
     bits[0, w] = visited[w]  # the root's bit (visited holds nothing else yet)
     summary[0, w >> 6] = np.uint64(1) << np.uint64(w & 63)
@@ -45,25 +51,24 @@ def _search(indptr, indices, root, parent, depth, visited, bits, summary, top, l
     level = 0
     m_f = indptr[root + 1] - indptr[root]
     while nf > 0:
-        stats, dirs, batches = log_room(stats, dirs, batches, state, 4)
+        log = log_room(log, 4)
         # the work measure of bitmap_topdown_levels_serial
         if nf + m_f + ((hi >> 12) - (lo >> 12) + 1) <= limit:
             cur, lo, hi, nf, level, m_f = bitmap_topdown_levels_serial(
-                indptr, indices, parent, depth, visited, bits, summary, top, cur, lo, hi, nf,
-                level, m_f, limit, det, stats, dirs, batches, state, grain, thin)
+                graph, search, frontiers, (cur, lo, hi, nf, level, m_f), thin, det, log,
+                (limit, grain))
             continue
-        log_close(batches, state)
+        log_close(log)
         edges, found, scout, nlo, nhi = bitmap_topdown_level_parallel(
-            indptr, indices, parent, depth, visited, bits, summary, top, cur, lo, hi, level,
-            nthreads, det)
-        log_level(stats, dirs, batches, state, nf, edges, TOP_DOWN, 0)
+            graph, search, frontiers, (cur, lo, hi, nf, level, m_f), nthreads, det)
+        log_level(log, nf, edges, TOP_DOWN, 0)
         cur = 1 - cur
         lo = nlo
         hi = nhi
         nf = found
         m_f = scout
         level += 1
-    return end_search(parent, depth, visited, nthreads, stats, dirs, batches, state)
+    return end_search(search, nthreads, log)
 
 
 def bfs_topdown_bitmap(graph: CSRGraph, root, *, depth=True,
@@ -78,11 +83,12 @@ def bfs_topdown_bitmap(graph: CSRGraph, root, *, depth=True,
     """
     r = check_root(graph, root)
     det = bool(deterministic)
-    parent, dep, visited, log = new_search(graph, bool(depth) or det)
-    bits, summary, top = new_hierarchical_bitmaps(graph.num_vertices)
+    search, log = new_search(graph, bool(depth) or det)
     thin = np.empty(steps.SERIAL_WORK + 2, dtype=np.int64)  # see bitmap_topdown_levels_serial
-    logged = _search(graph.indptr, graph.indices, r, parent, dep, visited, bits, summary, top,
-                     steps.SERIAL_WORK, steps.TIME_GRAIN, numba.get_num_threads(), thin,
-                     det_flag(det), *log)
+    log = _search((graph.indptr, graph.indices), r, search,
+                  new_hierarchical_bitmaps(graph.num_vertices), thin,
+                  (steps.SERIAL_WORK, steps.TIME_GRAIN, numba.get_num_threads()),
+                  det_flag(det), log)
+    parent, dep, _ = search
     return BFSResult(parent=parent, root=r, depth=dep if depth else None,
-                     levels=log_table(logged, log))
+                     levels=log_table(log))

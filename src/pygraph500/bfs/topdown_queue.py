@@ -27,29 +27,35 @@ __all__ = ["bfs_topdown_queue"]
 
 
 @njit(cache=True)
-def _search(indptr, indices, root, parent, depth, visited, q, q2, limit, bufcap, grain,
-            nthreads, det, stats, dirs, batches, state):
-    s, e, level, m_f = start_queue_search(indptr, parent, depth, visited, q, root, state)
+def _search(graph, root, arrays, tune, det, log):
+    """The search: ``arrays`` (parent, depth, visited, q, q2: the search record and two
+    queues), ``tune`` (limit = ``SERIAL_WORK``, bufcap = ``BUF``, grain = ``TIME_GRAIN``,
+    nthreads). Returns the log."""
+    parent, depth, visited, q, q2 = arrays
+    search = (parent, depth, visited)
+    limit, bufcap, grain, nthreads = tune
+    serial = (limit, False, 1.0, grain)  # no switching
+    threads = (nthreads, bufcap)
+    s, e, level, m_f = start_queue_search(graph, search, q, root, log)
     m_u = 0  # not used: no switching
     prev_nf = 0
     while e > s:
-        stats, dirs, batches = log_room(stats, dirs, batches, state, 4)
+        log = log_room(log, 4)
         nf = e - s
         if nf + m_f <= limit:
             s, e, level, m_f, m_u, prev_nf = topdown_levels_serial(
-                indptr, indices, parent, depth, visited, q, s, e, level, m_f, m_u, prev_nf,
-                limit, False, 1.0, det, stats, dirs, batches, state, grain)
+                graph, search, q, (s, e, level, m_f, m_u, prev_nf), det, log, serial)
             continue
-        log_close(batches, state)
-        edges, found, scout = topdown_level_parallel(indptr, indices, parent, depth, visited,
-                                                     q[s:e], q2, level, bufcap, nthreads, det)
-        log_level(stats, dirs, batches, state, nf, edges, TOP_DOWN, 0)
+        log_close(log)
+        edges, found, scout = topdown_level_parallel(graph, search, (q[s:e], q2), level,
+                                                     threads, det)
+        log_level(log, nf, edges, TOP_DOWN, 0)
         q, q2 = q2, q
         s = 0
         e = found
         m_f = scout
         level += 1
-    return end_search(parent, depth, visited, nthreads, stats, dirs, batches, state)
+    return end_search(search, nthreads, log)
 
 
 def bfs_topdown_queue(graph: CSRGraph, root, *, depth=True,
@@ -67,11 +73,11 @@ def bfs_topdown_queue(graph: CSRGraph, root, *, depth=True,
     r = check_root(graph, root)
     n = graph.num_vertices
     det = bool(deterministic)
-    parent, dep, visited, log = new_search(graph, bool(depth) or det)
+    (parent, dep, visited), log = new_search(graph, bool(depth) or det)
     q = np.empty(n, dtype=graph.indices.dtype)
     q2 = np.empty(n, dtype=graph.indices.dtype)
-    logged = _search(graph.indptr, graph.indices, r, parent, dep, visited, q, q2,
-                     steps.SERIAL_WORK, steps.BUF, steps.TIME_GRAIN, numba.get_num_threads(),
-                     det_flag(det), *log)
+    log = _search((graph.indptr, graph.indices), r, (parent, dep, visited, q, q2),
+                  (steps.SERIAL_WORK, steps.BUF, steps.TIME_GRAIN, numba.get_num_threads()),
+                  det_flag(det), log)
     return BFSResult(parent=parent, root=r, depth=dep if depth else None,
-                     levels=log_table(logged, log))
+                     levels=log_table(log))

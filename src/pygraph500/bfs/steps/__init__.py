@@ -32,6 +32,12 @@ State of a search
   thread sees the bit go from 0 to 1.
 - a frontier is either a queue (a slice of a vertex array) or a bitmap like ``visited``.
 
+The kernels take this state as records (tuples, unpacked at their top): ``graph`` =
+(indptr, indices), ``search`` = (parent, depth, visited), the level log a
+``level_log.LevelLog``; each module's docstring names its others. What may be None (a
+directed graph's in-edges, ``det``) stays an argument of its own: numba prunes an ``is
+None`` branch at compile time for an argument only, not for a tuple's member.
+
 Parallel kernels take ``nthreads`` (``numba.get_num_threads()``, read by the Python caller:
 calling it inside a kernel would keep the kernel out of numba's on-disk cache) and cut
 their work into per-thread slots ``prange(nthreads)``; chunks are claimed from a shared

@@ -12,7 +12,10 @@ so no bitmap is cleared separately.
 - ``bitmap_topdown_level_parallel``: one level over all threads, the summary words cut into
   chunks claimed dynamically.
 
-Names of the level log's locals are those of ``thin_frontier``.
+The records (``graph``, ``search``, ``log``) and the names of the level log's locals are
+those of ``thin_frontier``; ``frontiers`` is (bits, summary, top), ``front`` (cur, lo, hi,
+nf, level, m_f): the current frontier is row ``cur``, with set words in ``[lo, hi]``, ``nf``
+vertices at depth ``level`` and ``m_f`` edges.
 """
 from __future__ import annotations
 
@@ -32,13 +35,16 @@ __all__ = ["bitmap_topdown_levels_serial", "bitmap_topdown_level_parallel"]
 
 
 @njit(inline="always")
-def _expand_summary_word_atomic(indptr, indices, parent, depth, visited, bits, summary, top,
-                                cur, sw, d, keep, edges, found, scout, nlo, nhi):
+def _expand_summary_word_atomic(graph, search, frontiers, cur, sw, d, keep, acc):
     """Expand the frontier words of row ``cur`` under its summary word ``sw`` (clearing
     them unless ``keep``) into the other row, claiming vertices atomically (the parallel
-    step). Returns the running (edges, found, scout, lowest word marked, highest word
-    marked), updated. ``bitmap_topdown_levels_serial`` writes the same expansion out without
-    atomics in its level loop."""
+    step). ``acc``: the running (edges, found, scout, lowest word marked, highest word
+    marked), returned updated. ``bitmap_topdown_levels_serial`` writes the same expansion
+    out without atomics in its level loop."""
+    indptr, indices = graph
+    parent, depth, visited = search
+    bits, summary, top = frontiers
+    edges, found, scout, nlo, nhi = acc
     keep_depth = depth.shape[0] != 0  # an empty depth array: depths not wanted
     nxt = 1 - cur
     summary_word = summary[cur, sw]
@@ -75,6 +81,26 @@ def _expand_summary_word_atomic(indptr, indices, parent, depth, visited, bits, s
                     found += 1
                     scout += indptr[v + ONE] - indptr[v]
     return edges, found, scout, nlo, nhi
+
+
+@njit(cache=True)
+def _expand_chunks(graph, search, frontiers, cur, words, d, keep, counter):
+    """One thread's share of a parallel level: the chunks of summary words it claims from
+    ``counter`` (``words``: first summary word, their count, the chunks), expanded. Returns
+    its (edges, found, scout, lowest word marked, highest word marked). A function of its
+    own, called once per thread: the records stay out of the level's parallel loop."""
+    bits, summary, _ = frontiers
+    s0, nsum, nchunks = words
+    acc = (0, 0, 0, bits.shape[1], -1)
+    while True:
+        c = fetch_add(counter, 0, np.int64(1))
+        if c >= nchunks:
+            break
+        for sw in range(s0 + (nsum * c) // nchunks, s0 + (nsum * (c + 1)) // nchunks):
+            if summary[cur, sw] != ZERO:
+                acc = _expand_summary_word_atomic(graph, search, frontiers, cur, sw, d, keep,
+                                                  acc)
+    return acc
 
 
 # what ``_canonical_summary_word`` does (a constant at each call site)
@@ -122,9 +148,11 @@ def _canonical_summary_word(indptr, indices, parent, bits, summary, cur, sw, mod
 
 
 @njit(cache=True, parallel=True)
-def _canonical_words(indptr, indices, parent, bits, summary, cur, first, count, mode, nthreads):
+def _canonical_words(graph, parent, frontiers, cur, first, count, mode, nthreads):
     """``_canonical_summary_word`` over summary words ``[first, first + count)``, in chunks
     claimed dynamically."""
+    indptr, indices = graph
+    bits, summary, _ = frontiers
     nchunks = max(1, min(count, WORD_CHUNKS_PER_THREAD * nthreads))
     counter = np.zeros(1, np.int64)
     for t in prange(nthreads):
@@ -137,23 +165,21 @@ def _canonical_words(indptr, indices, parent, bits, summary, cur, first, count, 
 
 
 @njit(cache=True)
-def _canonical_pass(indptr, indices, parent, bits, summary, cur, lo, hi, nlo, nhi, backward,
-                    nthreads):
+def _canonical_pass(graph, parent, frontiers, cur, spans, backward, nthreads):
     """The deterministic pass after a parallel level whose frontier (row ``cur``, set words
-    in ``[lo, hi]``) was kept; the next frontier has set words in ``[nlo, nhi]``. Backward
-    then clear (each pass ends before the next starts: no word is read while it is
-    cleared), or forward, as the caller chose (``canonical``)."""
+    in ``[lo, hi]``) was kept; the next frontier has set words in ``[nlo, nhi]`` (``spans``:
+    lo, hi, nlo, nhi). Backward then clear (each pass ends before the next starts: no word
+    is read while it is cleared), or forward, as the caller chose (``canonical``)."""
+    lo, hi, nlo, nhi = spans
     s0 = lo >> WORD_SHIFT
     nsum = (hi >> WORD_SHIFT) + 1 - s0
     if backward:
         n0 = nlo >> WORD_SHIFT
-        _canonical_words(indptr, indices, parent, bits, summary, cur, n0,
+        _canonical_words(graph, parent, frontiers, cur, n0,
                          max(0, (nhi >> WORD_SHIFT) + 1 - n0), _BACKWARD, nthreads)
-        _canonical_words(indptr, indices, parent, bits, summary, cur, s0, nsum, _CLEAR,
-                         nthreads)
+        _canonical_words(graph, parent, frontiers, cur, s0, nsum, _CLEAR, nthreads)
     else:
-        _canonical_words(indptr, indices, parent, bits, summary, cur, s0, nsum, _FORWARD,
-                         nthreads)
+        _canonical_words(graph, parent, frontiers, cur, s0, nsum, _FORWARD, nthreads)
 
 
 @njit(inline="always")
@@ -192,13 +218,12 @@ def _thin_to_bitmap(bits, summary, top, cur, thin, e, nwords):
 
 
 @njit(cache=True)
-def bitmap_topdown_levels_serial(indptr, indices, parent, depth, visited, bits, summary, top,
-                                 cur, lo, hi, nf, level, m_f, limit, det, stats, dirs, batches,
-                                 state, grain, thin):
+def bitmap_topdown_levels_serial(graph, search, frontiers, front, thin, det, log, tune):
     """Serial bitmap top-down levels while each level's work (frontier + edges + top-level
-    words in its range) is at most ``limit``. ``(bits, summary, top)``: the two hierarchical
-    frontiers (``new_hierarchical_bitmaps``), the current one is row ``cur`` with set words
-    in ``[lo, hi]``. Returns (cur, lo, hi, nf, level, m_f) where it stopped.
+    words in its range) is at most ``limit`` (``tune``: limit, grain: the log's
+    ``TIME_GRAIN``). ``frontiers``: the two hierarchical frontiers
+    (``new_hierarchical_bitmaps``), the current one as ``front`` says. Returns the ``front``
+    where it stopped.
 
     A frontier of one or two vertices leaves the bitmap for the register walk of
     ``thin_frontier_levels`` (a level of a path costs 4x less there than a walk of the three
@@ -208,8 +233,14 @@ def bitmap_topdown_levels_serial(indptr, indices, parent, depth, visited, bits, 
     ``det`` (``canonical``): the bitmap levels need nothing, their frontier is walked in
     ascending order, so the first claim of a vertex is by its smallest frontier neighbour;
     a frontier of two stays in the bitmap (the register walk does not keep that order)."""
+    indptr, indices = graph
+    parent, depth, visited = search
+    bits, summary, top = frontiers
+    cur, lo, hi, nf, level, m_f = front
+    limit, grain = tune
     # the log in locals, written back at the end, as in queue_topdown (a helper per level
     # would cost more than a level of a path)
+    stats, dirs, batches, state = log
     nlev = state[0]
     nb = state[1]
     t_last = state[2]
@@ -234,11 +265,10 @@ def bitmap_topdown_levels_serial(indptr, indices, parent, depth, visited, bits, 
             acc = 0
         if nf <= 2 and work < grain and not (det is not None and nf == 2):
             _bitmap_to_thin(bits, summary, top, cur, lo, hi, thin)
-            (nf, level, m_f, no_m_u, no_prev, nlev, nb, t_last, acc, nrow, rf, re,
-             rc) = thin_frontier_levels(indptr, indices, None, parent, depth, visited,
-                                        thin, nf, level, m_f, 0, limit, stats, dirs, batches,
-                                        nlev, nb, t_last, acc, nrow, rf, re, rc, grain,
-                                        rows_left, batches_left)
+            nf, level, m_f, _, _, run = thin_frontier_levels(
+                graph, None, search, thin, (nf, level, m_f, 0), log,
+                (nlev, nb, t_last, acc, nrow, rf, re, rc), (limit, grain, rows_left, batches_left))
+            nlev, nb, t_last, acc, nrow, rf, re, rc = run
             lo, hi = _thin_to_bitmap(bits, summary, top, cur, thin, nf, nwords)
             continue
         edges = found = scout = 0
@@ -324,8 +354,7 @@ def bitmap_topdown_levels_serial(indptr, indices, parent, depth, visited, bits, 
 
 
 @njit(cache=True, parallel=True)
-def bitmap_topdown_level_parallel(indptr, indices, parent, depth, visited, bits, summary, top,
-                                  cur, lo, hi, level, nthreads, det):
+def bitmap_topdown_level_parallel(graph, search, frontiers, front, nthreads, det):
     """One parallel bitmap top-down level from row ``cur`` of the hierarchical frontiers
     (set words in ``[lo, hi]``) into the other row: the summary words over ``[lo, hi]`` are
     cut into chunks claimed dynamically; a chunk clears the words it consumes. Returns
@@ -333,24 +362,18 @@ def bitmap_topdown_level_parallel(indptr, indices, parent, depth, visited, bits,
     frontier words, and a second pass (after the claims: race-free, see ``canonical``)
     gives each new vertex its smallest frontier neighbour, forward from the frontier or
     backward from the new vertices, whichever has fewer entries, and clears them."""
+    parent, _, _ = search
+    _, _, top = frontiers
+    cur, lo, hi, _, level, _ = front
     s0 = lo >> 6
     nsum = (hi >> 6) + 1 - s0
-    nchunks = max(1, min(nsum, WORD_CHUNKS_PER_THREAD * nthreads))
+    words = (s0, nsum, max(1, min(nsum, WORD_CHUNKS_PER_THREAD * nthreads)))
+    keep = det is not None
     counter = np.zeros(1, np.int64)
     res = np.zeros((nthreads, 5), np.int64)
     for t in prange(nthreads):
-        edges = found = scout = 0
-        nlo = bits.shape[1]
-        nhi = -1
-        while True:
-            c = fetch_add(counter, 0, np.int64(1))
-            if c >= nchunks:
-                break
-            for sw in range(s0 + (nsum * c) // nchunks, s0 + (nsum * (c + 1)) // nchunks):
-                if summary[cur, sw] != ZERO:
-                    edges, found, scout, nlo, nhi = _expand_summary_word_atomic(
-                        indptr, indices, parent, depth, visited, bits, summary, top, cur, sw,
-                        level + 1, det is not None, edges, found, scout, nlo, nhi)
+        edges, found, scout, nlo, nhi = _expand_chunks(graph, search, frontiers, cur, words,
+                                                       level + 1, keep, counter)
         res[t, 0] = edges
         res[t, 1] = found
         res[t, 2] = scout
@@ -361,7 +384,7 @@ def bitmap_topdown_level_parallel(indptr, indices, parent, depth, visited, bits,
     next_lo = res[:, 3].min()
     next_hi = res[:, 4].max()
     if det is not None:  # the claims are done (the prange's end is a barrier)
-        _canonical_pass(indptr, indices, parent, bits, summary, cur, lo, hi, next_lo, next_hi,
+        _canonical_pass(graph, parent, frontiers, cur, (lo, hi, next_lo, next_hi),
                         m_next < n_edges, nthreads)
     for tw in range(lo >> 12, (hi >> 12) + 1):
         top[cur, tw] = ZERO

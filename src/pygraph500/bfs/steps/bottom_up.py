@@ -5,7 +5,8 @@ frontier bitmap and stops at the first hit. Threads own whole words, so the bitm
 written without atomics. ``bottom_up_level_digraph``: the same level on a graph that may be
 directed, whose unvisited vertices scan their in-neighbours (``directed``). The queue <->
 bitmap conversions that surround bottom-up levels in ``direction-optimizing`` are
-``primitives.bitmaps``.
+``primitives.bitmaps``. Records: ``graph`` is (indptr, indices), ``search`` (parent, depth,
+visited) (``bfs.steps``), ``bitmaps`` (front, nxt, cand) (``bottom_up_level_digraph``).
 """
 from __future__ import annotations
 
@@ -21,11 +22,11 @@ __all__ = ["bottom_up_level", "bottom_up_level_digraph"]
 
 
 @njit(cache=True)
-def bottom_up_level(indptr, indices, parent, depth, visited, front, nxt, cand, level, nthreads):
+def bottom_up_level(graph, search, bitmaps, level, nthreads):
     """``bottom_up_level_digraph`` on an undirected graph; returns (edges examined, found,
     m_f of next)."""
-    edges, found, scout, _ = bottom_up_level_digraph(indptr, indices, None, parent, depth,
-                                                     visited, front, nxt, cand, level, nthreads)
+    edges, found, scout, _ = bottom_up_level_digraph(graph, None, search, bitmaps, level,
+                                                     nthreads)
     return edges, found, scout
 
 
@@ -43,19 +44,22 @@ def _prefetch_lists(indptr, indices, cand, w):
 
 
 @njit(cache=True, parallel=True)
-def bottom_up_level_digraph(indptr, indices, out_indptr, parent, depth, visited, front, nxt,
-                            cand, level, nthreads):
+def bottom_up_level_digraph(graph, out_indptr, search, bitmaps, level, nthreads):
     """One bottom-up level; returns (edges examined, found, m_f of next, the found
     vertices' in-degree sum: what m_u loses).
 
-    ``indptr``, ``indices``: each vertex's in-neighbours, sorted (a directed graph's
+    ``graph``: each vertex's in-neighbours, sorted (a directed graph's
     ``CSRGraph.in_edges``, else its CSR); ``out_indptr``: a directed graph's out-edge
     offsets (the next m_f counts out-degrees), or None: the graph is undirected.
-    ``cand``: the unvisited vertices worth a look; found vertices leave it (and join
-    ``visited``), and so do vertices without in-neighbours (nothing can ever reach them).
-    ``front``: the frontier; ``nxt`` gets the next one (every word written). Word chunks are
-    claimed dynamically; a chunk's words of ``cand``, ``nxt`` and ``visited`` are its own.
+    ``bitmaps``: (front, nxt, cand). ``cand``: the unvisited vertices worth a look; found
+    vertices leave it (and join ``visited``), and so do vertices without in-neighbours
+    (nothing can ever reach them). ``front``: the frontier; ``nxt`` gets the next one (every
+    word written). Word chunks are claimed dynamically; a chunk's words of ``cand``, ``nxt``
+    and ``visited`` are its own.
     """
+    indptr, indices = graph
+    parent, depth, visited = search
+    front, nxt, cand = bitmaps
     nwords = front.shape[0]
     keep_depth = depth.shape[0] != 0  # an empty depth array: depths not wanted
     nchunks = max(1, min(nwords, WORD_CHUNKS_PER_THREAD * nthreads))

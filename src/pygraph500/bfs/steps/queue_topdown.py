@@ -20,9 +20,12 @@
 
 Each has a ``_digraph`` form that also takes a directed graph's in-edges (``directed``: m_u
 loses the claimed vertices' in-degrees, the deterministic pass reads in-rows); the plain
-names are those forms on an undirected graph (empty in-edge arrays).
+names are those forms on an undirected graph (None for the in-edges).
 
-Names of the level log's locals are those of ``thin_frontier``.
+The records (``graph``, ``search``, ``log``) and the names of the level log's locals are
+those of ``thin_frontier``. A serial stretch's frontier is the record ``front`` = (s, e,
+level, m_f, m_u, prev_nf): the frontier ``q[s:e]`` at depth ``level``, its degree sum,
+the unvisited vertices' degree sum, the previous frontier's size.
 """
 from __future__ import annotations
 
@@ -49,7 +52,7 @@ _NEAR = 8
 
 
 @njit(inline="always")
-def _prefetch_near(indptr, indices, parent, depth, keep_depth, u):
+def _prefetch_near(graph, search, keep_depth, u):
     """Ask for the lines of the vertices ``_NEAR`` labels above and below ``u``: their
     parent (and depth) words, row offsets and rows (the row's place guessed from a grid's
     degree). On a graph numbered with locality (a grid, a mesh) they are claimed a few
@@ -59,6 +62,8 @@ def _prefetch_near(indptr, indices, parent, depth, keep_depth, u):
     (``bench_high_diameter.py``) from a corner 21 -> 11.5 ms, from the centre 21 -> 16 ms.
     Elsewhere: a few instructions per vertex of a small level. Every array is held to the
     end (``primitives.hints.hold``): without it this function cost more than it saved."""
+    indptr, indices = graph
+    parent, depth, _ = search
     row = as_uint(indptr[u])
     near = as_uint(_NEAR)
     far = as_uint(4 * _NEAR)  # the rows of a grid's vertices _NEAR labels away
@@ -80,7 +85,7 @@ def _prefetch_near(indptr, indices, parent, depth, keep_depth, u):
 
 
 @njit(cache=True)
-def _claim_level(indptr, indices, parent, depth, visited, q, s, e, d, det, near):
+def _claim_level(graph, search, q, s, e, d, det, near):
     """One serial top-down level: the unvisited neighbours of ``q[s:e]`` claimed at depth
     ``d`` into ``q[e:]``; returns (the queue's new end, their degree sum: the next m_f).
     ``near``: the labels have locality (``_prefetch_near``; on a graph numbered at random
@@ -89,15 +94,15 @@ def _claim_level(indptr, indices, parent, depth, visited, q, s, e, d, det, near)
     own compiled function, called once per level: inlined in the level loop, where the log's
     locals are live too, its loop ran short of registers and kept the arrays' addresses on
     the stack (a grid's search about 1.07x slower)."""
+    _, depth, _ = search
     keep_depth = depth.shape[0] != 0  # an empty depth array: depths not wanted
     tail = e
     scout = 0
     for i in range(s, e):
         u = as_uint(q[as_uint(i)])
         if near:
-            _prefetch_near(indptr, indices, parent, depth, keep_depth, u)
-        _, tail, claimed = claim_neighbours(indptr, indices, parent, depth, visited, keep_depth,
-                                            det, d, u, q, tail)
+            _prefetch_near(graph, search, keep_depth, u)
+        _, tail, claimed = claim_neighbours(graph, search, keep_depth, det, d, u, q, tail)
         scout += claimed
     return tail, scout
 
@@ -115,29 +120,26 @@ def _beside(indptr, indices, u):
 
 
 @njit(cache=True)
-def topdown_levels_serial(indptr, indices, parent, depth, visited, q, s, e, level, m_f, m_u,
-                          prev_nf, limit, switch, alpha, det, stats, dirs, batches, state,
-                          grain):
+def topdown_levels_serial(graph, search, q, front, det, log, tune):
     """``topdown_levels_serial_digraph`` on an undirected graph."""
-    return topdown_levels_serial_digraph(indptr, indices, None, parent, depth, visited,
-                                         q, s, e, level, m_f, m_u, prev_nf, limit, switch,
-                                         alpha, det, stats, dirs, batches, state, grain)
+    return topdown_levels_serial_digraph(graph, None, search, q, front, det, log, tune)
 
 
 @njit(cache=True)
-def topdown_levels_serial_digraph(indptr, indices, in_indptr, parent, depth, visited, q, s, e,
-                                  level, m_f, m_u, prev_nf, limit, switch, alpha, det, stats,
-                                  dirs, batches, state, grain):
+def topdown_levels_serial_digraph(graph, in_indptr, search, q, front, det, log, tune):
     """Serial top-down levels on the FIFO ``q`` (the module's docstring says how): the
-    frontier is ``q[s:e]``, the next level is appended behind it. Runs while the frontier
-    is not empty, the level's work ``nf + m_f`` is at most ``limit`` and (when ``switch``)
-    Beamer's test does not call for bottom-up. Returns (s, e, level, m_f, m_u, prev_nf) of
-    the frontier it stopped at. ``in_indptr``: a directed graph's in-edge offsets (m_u
-    counts in-degrees, ``directed``), or None. ``det``: the deterministic rule
-    (``canonical``: a vertex met again in the level that claimed it takes the smaller
-    parent); frontiers of two then stay here."""
+    frontier is ``q[s:e]`` (``front``), the next level is appended behind it. Runs while the
+    frontier is not empty, the level's work ``nf + m_f`` is at most ``limit`` and (when
+    ``switch``) Beamer's test (``alpha``) does not call for bottom-up; ``tune``: (limit,
+    switch, alpha, grain: the log's ``TIME_GRAIN``). Returns the ``front`` it stopped at.
+    ``in_indptr``: a directed graph's in-edge offsets (m_u counts in-degrees, ``directed``),
+    or None. ``det``: the deterministic rule (``canonical``: a vertex met again in the level
+    that claimed it takes the smaller parent); frontiers of two then stay here."""
+    indptr, indices = graph
+    stats, dirs, batches, state = log
+    s, e, level, m_f, m_u, prev_nf = front
+    limit, switch, alpha, grain = tune
     nlev = state[0]
-    keep_depth = depth.shape[0] != 0  # an empty depth array: depths not wanted
     nb = state[1]
     t_last = state[2]
     acc = state[3]
@@ -164,16 +166,15 @@ def topdown_levels_serial_digraph(indptr, indices, in_indptr, parent, depth, vis
             if s > 0:
                 q[0] = q[s]
                 q[nf - 1] = q[e - 1]
-            (e, level, m_f, m_u, prev_nf, nlev, nb, t_last, acc, nrow, rf, re,
-             rc) = thin_frontier_levels(indptr, indices, in_indptr, parent, depth, visited, q,
-                                        nf, level, m_f, m_u, limit, stats, dirs, batches, nlev,
-                                        nb, t_last, acc, nrow, rf, re, rc, grain, rows_left,
-                                        batches_left)
+            e, level, m_f, m_u, prev_nf, run = thin_frontier_levels(
+                graph, in_indptr, search, q, (nf, level, m_f, m_u), log,
+                (nlev, nb, t_last, acc, nrow, rf, re, rc), (limit, grain, rows_left, batches_left))
+            nlev, nb, t_last, acc, nrow, rf, re, rc = run
             s = 0
             continue
         # the labels have locality where the level's first vertex has a neighbour beside it
-        tail, scout = _claim_level(indptr, indices, parent, depth, visited, q, s, e, level + 1,
-                                   det, _beside(indptr, indices, as_uint(q[as_uint(s)])))
+        tail, scout = _claim_level(graph, search, q, s, e, level + 1, det,
+                                   _beside(indptr, indices, as_uint(q[as_uint(s)])))
         if nf == rf and m_f == re:  # extend the run of equal levels (the test is inline:
             rc += 1                 # a helper called at every level costs 3x more)
         else:
@@ -223,27 +224,30 @@ def _chunk(wp, total, c, nchunks):
 
 
 @njit(cache=True)
-def topdown_level_parallel(indptr, indices, parent, depth, visited, f, q2, level, bufcap,
-                           nthreads, det):
+def topdown_level_parallel(graph, search, queues, level, threads, det):
     """``topdown_level_parallel_digraph`` on an undirected graph; returns (edges examined,
     found, m_f of next)."""
-    edges, found, scout, _ = topdown_level_parallel_digraph(
-        indptr, indices, None, None, parent, depth, visited, f, q2, level, bufcap,
-        nthreads, det)
+    edges, found, scout, _ = topdown_level_parallel_digraph(graph, None, None, search, queues,
+                                                            level, threads, det)
     return edges, found, scout
 
 
 @njit(cache=True, parallel=True)
-def topdown_level_parallel_digraph(indptr, indices, in_indptr, in_indices, parent, depth,
-                                   visited, f, q2, level, bufcap, nthreads, det):
-    """One parallel top-down level from the frontier ``f``; the next frontier goes to
-    ``q2[:found]`` (in no particular order). Returns (edges examined, found, m_f of next,
-    their in-degree sum: what m_u loses). ``in_indptr``, ``in_indices``: a directed graph's
-    in-edges (``directed``), or None.
+def topdown_level_parallel_digraph(graph, in_indptr, in_indices, search, queues, level, threads,
+                                   det):
+    """One parallel top-down level from the frontier ``f`` at depth ``level``; the next
+    frontier goes to ``q2[:found]`` (in no particular order). ``queues``: (f, q2);
+    ``threads``: (nthreads, bufcap: each one's buffer of claimed vertices). Returns (edges
+    examined, found, m_f of next, their in-degree sum: what m_u loses). ``in_indptr``,
+    ``in_indices``: a directed graph's in-edges (``directed``), or None.
     ``det``: a second pass gives each new vertex its smallest frontier neighbour
     (``canonical``: race-free, after the claims): forward over the same chunks, or backward
     from the new vertices (``first_parents``, over their in-rows), whichever has fewer
     entries."""
+    indptr, indices = graph
+    parent, depth, visited = search
+    f, q2 = queues
+    nthreads, bufcap = threads
     keep_depth = depth.shape[0] != 0  # an empty depth array: depths not wanted
     wp = _frontier_offsets(indptr, f, nthreads)
     total = wp[f.shape[0]]
@@ -300,7 +304,7 @@ def topdown_level_parallel_digraph(indptr, indices, in_indptr, in_indices, paren
             first_parents(indptr, indices, parent, depth, visited, q2[:nfound], level,
                           nthreads)
     elif det is not None:
-        _lower_forward(indptr, indices, parent, depth, f, wp, nchunks, d, nthreads)
+        _lower_forward(graph, parent, depth, f, wp, nchunks, d, nthreads)
     return total, nfound, m_next, m_in
 
 
@@ -334,10 +338,11 @@ def _frontier_offsets(indptr, f, nthreads):
 
 
 @njit(cache=True, parallel=True)
-def _lower_forward(indptr, indices, parent, depth, f, wp, nchunks, d, nthreads):
+def _lower_forward(graph, parent, depth, f, wp, nchunks, d, nthreads):
     """The forward deterministic pass after a parallel level (``canonical``): the level's
     chunks of ``f``'s edges again, each neighbour claimed at depth ``d`` lowering its
     parent to the frontier vertex (an atomic minimum)."""
+    indptr, indices = graph
     total = wp[f.shape[0]]
     claimed = np.zeros(1, np.int64)  # chunks claimed
     for t in prange(nthreads):

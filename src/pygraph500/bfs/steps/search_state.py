@@ -1,8 +1,9 @@
 """The arrays of one compiled search, its start and its end.
 
-``new_search`` allocates (parent, depth, visited, log) for one search; ``mark_root`` starts
-it; ``end_search`` closes the level log and writes -1 for the vertices never reached
-(``mark_unreached``, the only O(N) pass). See ``bfs.steps`` for what each array holds.
+``new_search`` allocates the search record ``(parent, depth, visited)`` and the level log for
+one search; ``mark_root`` starts it; ``end_search`` closes the level log and writes -1 for the
+vertices never reached (``mark_unreached``, the only O(N) pass). See ``bfs.steps`` for what
+each array holds.
 """
 from __future__ import annotations
 
@@ -21,7 +22,7 @@ _SERIAL_UNREACHED = 1 << 14
 
 
 def new_search(graph, with_depth=True):
-    """(parent, depth, visited, log) for one search of ``graph``, allocated here and now.
+    """((parent, depth, visited), log) for one search of ``graph``, allocated here and now.
 
     parent and depth are left uninitialised: the search writes the reached vertices and
     ``mark_unreached`` the others; depth is empty when not ``with_depth``. Nothing is reused
@@ -30,12 +31,13 @@ def new_search(graph, with_depth=True):
     n = graph.num_vertices
     parent = np.empty(n, dtype=np.int64)
     depth = np.empty(n if with_depth else 0, dtype=index_dtype(n))
-    return parent, depth, new_bitmap(n), new_log(n, graph.num_directed_edges)
+    return (parent, depth, new_bitmap(n)), new_log(n, graph.num_directed_edges)
 
 
 @njit(cache=True)
-def mark_root(parent, depth, visited, root):
+def mark_root(search, root):
     """The root is its own parent, at depth 0, visited."""
+    parent, depth, visited = search
     parent[root] = root
     if depth.shape[0]:
         depth[root] = 0
@@ -43,11 +45,12 @@ def mark_root(parent, depth, visited, root):
 
 
 @njit(inline="always")
-def start_queue_search(indptr, parent, depth, visited, q, root, state):
+def start_queue_search(graph, search, q, root, log):
     """The start of every queue-driven search: the root marked, the level log started, the
     queue holding the root. Returns (queue start, queue end, level, m_f = the root's degree)."""
-    mark_root(parent, depth, visited, root)
-    log_start(state)
+    indptr, _ = graph
+    mark_root(search, root)
+    log_start(log)
     q[0] = root
     return 0, 1, 0, indptr[root + 1] - indptr[root]
 
@@ -88,16 +91,17 @@ def count_reached(visited):
 
 
 @njit(cache=True)
-def end_search(parent, depth, visited, nthreads, stats, dirs, batches, state):
+def end_search(search, nthreads, log):
     """The end of every compiled search: close the level log's last batch and mark the
     vertices never reached: none when the search reached them all, by this thread when they
-    are few, else by ``mark_unreached`` over all threads. Returns the log's arrays (grown if
-    need be)."""
-    stats, dirs, batches = log_room(stats, dirs, batches, state, 4)
-    log_close(batches, state)
+    are few, else by ``mark_unreached`` over all threads. Returns the log (grown if need
+    be)."""
+    parent, depth, visited = search
+    log = log_room(log, 4)
+    log_close(log)
     unreached = parent.shape[0] - count_reached(visited)
     if unreached > _SERIAL_UNREACHED:
         mark_unreached(parent, depth, visited, nthreads)
     elif unreached > 0:
         _mark_words(parent, depth, visited, 0, visited.shape[0])
-    return stats, dirs, batches
+    return log

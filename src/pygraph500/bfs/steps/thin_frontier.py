@@ -12,9 +12,12 @@ file as 0, 1, 2, ...) is walked on its labels instead (``_run_in_order``): no le
 the one before. ``claim_neighbours`` is the serial claim of one
 vertex's unvisited neighbours into a queue, shared with ``queue_topdown``.
 
-Names of the level log's locals (``level_log``): ``nlev`` levels, ``nb`` batches, ``t_last``
-clock at the last batch end, ``acc`` work since, ``nrow`` rows; the open run of equal
-levels is ``rc`` levels of frontier ``rf`` and ``re`` edges.
+Records: ``graph`` is (indptr, indices), ``search`` (parent, depth, visited) (``bfs.steps``),
+``log`` a ``level_log.LevelLog``; a chain is (vertex, its parent, its list's start, its
+degree). The serial stretches keep the level log's state in locals, handed on as one record
+``run``: (``nlev`` levels, ``nb`` batches, ``t_last`` clock at the last batch end, ``acc``
+work since, ``nrow`` rows, and the open run of equal levels: ``rf`` frontier, ``re`` edges,
+``rc`` levels).
 """
 from __future__ import annotations
 
@@ -32,7 +35,7 @@ __all__ = ["claim_neighbours", "thin_frontier_levels"]
 
 
 @njit(inline="always")
-def claim_neighbours(indptr, indices, parent, depth, visited, keep_depth, det, d, u, q, found):
+def claim_neighbours(graph, search, keep_depth, det, d, u, q, found):
     """Claim the unvisited neighbours of ``u`` into ``q[found:]`` (serial); returns (the
     last one claimed, or ``u``; the new ``found``; the degree sum of those claimed, Beamer's
     m_f share). What the next level reads of a claimed vertex is asked for at its claim:
@@ -40,6 +43,8 @@ def claim_neighbours(indptr, indices, parent, depth, visited, keep_depth, det, d
     centre the frontier's four sides interleave in the queue, and the hardware's stride
     prefetcher misses those lines: 1.15x). ``det``: neighbours claimed earlier in this
     level take ``u`` as parent if it is smaller (``canonical.lower_parent``)."""
+    indptr, indices = graph
+    parent, depth, visited = search
     last = u
     scout = 0
     for k in range(indptr[u], indptr[u + ONE]):
@@ -63,15 +68,18 @@ def claim_neighbours(indptr, indices, parent, depth, visited, keep_depth, det, d
 
 
 @njit(inline="always")
-def _chain_step(indptr, indices, parent, depth, visited, keep_depth, d, a, pa, ka, da, q, found):
-    """One level of a chain: claim the unvisited neighbours of the frontier vertex ``a``
-    (parent ``pa``, list at ``ka``, degree ``da``) into ``q[found:]``; returns (the last
-    one claimed, or ``a``; the new ``found``; its list's start and degree, read once here
-    and carried to its own step). A vertex of degree two next to its parent has one
-    neighbour to test, the other one: the common case on a path or a chain, a shorter
-    step than the loop over its list (its vertex is x + y - pa, neighbours x and y, one of
-    them pa: no branch on which). Inlined; its arrays are held to its end
+def _chain_step(graph, search, keep_depth, d, chain, q, found):
+    """One level of a chain: claim the unvisited neighbours of its frontier vertex ``a``
+    (``chain``: a, its parent ``pa``, list at ``ka``, degree ``da``) into ``q[found:]``;
+    returns (the last one claimed, or ``a``; the new ``found``; its list's start and
+    degree, read once here and carried to its own step). A vertex of degree two next to
+    its parent has one neighbour to test, the other one: the common case on a path or a
+    chain, a shorter step than the loop over its list (its vertex is x + y - pa, neighbours
+    x and y, one of them pa: no branch on which). Inlined; its arrays are held to its end
     (``primitives.hints.hold``)."""
+    indptr, indices = graph
+    parent, depth, visited = search
+    a, pa, ka, da = chain
     last = a
     general = True
     if da == 2:
@@ -91,11 +99,12 @@ def _chain_step(indptr, indices, parent, depth, visited, keep_depth, d, a, pa, k
                 found += 1
                 last = v
     if general:
-        last, found, _ = claim_neighbours(indptr, indices, parent, depth, visited, keep_depth,
-                                          None, d, a, q, found)
+        last, found, _ = claim_neighbours(graph, search, keep_depth, None, d, a, q, found)
     kv = as_uint(indptr[last])
     dv = indptr[last + ONE] - indptr[last]
-    hold(indptr)  # one release of each array, at the end (``primitives.hints``)
+    hold(graph)  # one release of each array, at the end (``primitives.hints``)
+    hold(search)
+    hold(indptr)
     hold(indices)
     hold(parent)
     hold(depth)
@@ -105,7 +114,7 @@ def _chain_step(indptr, indices, parent, depth, visited, keep_depth, d, a, pa, k
 
 
 @njit(cache=True)
-def _run_in_order(indptr, indices, parent, depth, visited, level, a, pa, budget):
+def _run_in_order(graph, search, level, a, pa, budget):
     """Up to ``budget`` levels of one chain numbered in order: from ``a`` (degree two, its
     parent ``pa`` = a -+ 1) on to a + s, a + 2 s, ... (s = a - pa) while each vertex's
     neighbours are exactly its predecessor and its successor and the next one is not
@@ -119,6 +128,8 @@ def _run_in_order(indptr, indices, parent, depth, visited, level, a, pa, budget)
     overlap. The visited word stays in a register while the chain is inside it (a read of
     the word just stored would chain the levels again). Any other shape ends the run
     before its level, which the general step then takes."""
+    indptr, indices = graph
+    parent, depth, visited = search
     keep_depth = depth.shape[0] != 0
     v = np.int64(a)
     s = v - np.int64(pa)
@@ -151,18 +162,20 @@ def _run_in_order(indptr, indices, parent, depth, visited, level, a, pa, budget)
 
 
 @njit(cache=True)
-def _walk_one(indptr, indices, parent, depth, visited, q, level, m_f, budget, a, pa, ka, da):
-    """Up to ``budget`` levels of one chain from ``a`` (``_chain_step``'s state) while each
-    finds one vertex of degree ``m_f``. Returns (levels that kept the pattern, whether the
-    last one tried did, ``found`` of the last step, the chain's state). Its own function, so
-    that its loop keeps the arrays' addresses in registers."""
+def _walk_one(graph, search, q, level, m_f, budget, chain):
+    """Up to ``budget`` levels of one ``chain`` while each finds one vertex of degree
+    ``m_f``. Returns (levels that kept the pattern, whether the last one tried did,
+    ``found`` of the last step, the chain). Its own function, so that its loop keeps the
+    arrays' addresses in registers."""
+    indptr, _ = graph
+    _, depth, _ = search
     keep_depth = depth.shape[0] != 0
+    a, pa, ka, da = chain
     ok = 0  # levels that kept the pattern; each found a vertex of degree m_f but the last
     found = 1
     while ok < budget:
         if da == 2 and (a == pa + ONE or pa == a + ONE):  # perhaps a chain numbered in order
-            t, v, pv = _run_in_order(indptr, indices, parent, depth, visited, level + ok, a,
-                                     pa, budget - ok)
+            t, v, pv = _run_in_order(graph, search, level + ok, a, pa, budget - ok)
             if t > 0:
                 ok += t
                 pa = as_uint(pv)
@@ -172,10 +185,10 @@ def _walk_one(indptr, indices, parent, depth, visited, q, level, m_f, budget, a,
                 if da != m_f:
                     break
                 continue
-        a2, found, ka2, da2 = _chain_step(indptr, indices, parent, depth, visited, keep_depth,
-                                          level + ok + 1, a, pa, ka, da, q, 0)
+        a2, found, ka2, da2 = _chain_step(graph, search, keep_depth, level + ok + 1,
+                                          (a, pa, ka, da), q, 0)
         if found != 1:  # the new vertices are q[0:found] (none from a degree-2 step)
-            return ok, False, found, a, pa, ka, da
+            return ok, False, found, (a, pa, ka, da)
         ok += 1
         pa = a
         a = a2
@@ -183,24 +196,26 @@ def _walk_one(indptr, indices, parent, depth, visited, q, level, m_f, budget, a,
         da = da2
         if da != m_f:
             break
-    return ok, True, found, a, pa, ka, da
+    return ok, True, found, (a, pa, ka, da)
 
 
 @njit(cache=True)
-def _walk_two(indptr, indices, parent, depth, visited, q, level, m_f, budget, a, pa, ka, da, b,
-              pb, kb, db):
+def _walk_two(graph, search, q, level, m_f, budget, chain_a, chain_b):
     """``_walk_one`` for two chains side by side (a path from inside: two independent
     chains of loads, overlapped), while each finds one vertex and the two degrees add up
     to ``m_f``."""
+    _, depth, _ = search
     keep_depth = depth.shape[0] != 0
+    a, pa, ka, da = chain_a
+    b, pb, kb, db = chain_b
     ok = 0
     found = 2
     while ok < budget:
-        a2, found, ka2, da2 = _chain_step(indptr, indices, parent, depth, visited, keep_depth,
-                                          level + ok + 1, a, pa, ka, da, q, 0)
+        a2, found, ka2, da2 = _chain_step(graph, search, keep_depth, level + ok + 1,
+                                          (a, pa, ka, da), q, 0)
         fa = found
-        b2, found, kb2, db2 = _chain_step(indptr, indices, parent, depth, visited, keep_depth,
-                                          level + ok + 1, b, pb, kb, db, q, fa)
+        b2, found, kb2, db2 = _chain_step(graph, search, keep_depth, level + ok + 1,
+                                          (b, pb, kb, db), q, fa)
         if not (fa == 1 and found == 2):
             # the new vertices are q[0:found]: put there those that a degree-2 step found
             # (a one-vertex find is its chain's last vertex, whichever step made it)
@@ -208,7 +223,7 @@ def _walk_two(indptr, indices, parent, depth, visited, q, level, m_f, budget, a,
                 q[0] = a2
             if found - fa == 1:
                 q[as_uint(fa)] = b2
-            return ok, False, found, a, pa, ka, da, b, pb, kb, db
+            return ok, False, found, (a, pa, ka, da), (b, pb, kb, db)
         ok += 1
         pa = a
         a = a2
@@ -220,13 +235,11 @@ def _walk_two(indptr, indices, parent, depth, visited, q, level, m_f, budget, a,
         db = db2
         if da + db != m_f:
             break
-    return ok, True, found, a, pa, ka, da, b, pb, kb, db
+    return ok, True, found, (a, pa, ka, da), (b, pb, kb, db)
 
 
 @njit(cache=True)
-def thin_frontier_levels(indptr, indices, in_indptr, parent, depth, visited, q, nf, level, m_f,
-                         m_u, limit, stats, dirs, batches, nlev, nb, t_last, acc, nrow, rf, re,
-                         rc, grain, rows_left, batches_left):
+def thin_frontier_levels(graph, in_indptr, search, q, front, log, run, limits):
     """Serial top-down levels while the frontier ``q[0:nf]`` has one or two vertices and
     each of them finds exactly one new vertex (a path, a chain): the frontier stays in
     registers, since a BFS along a path is a chain of dependent loads and a round trip
@@ -243,37 +256,40 @@ def thin_frontier_levels(indptr, indices, in_indptr, parent, depth, visited, q, 
     ``in_indptr``: a directed graph's in-edge offsets, or None (``directed``): m_u then
     loses the in-degrees of the vertices claimed, summed after each walk along the parents
     it wrote (out of the walk's loop, and only on a digraph).
-    Returns (e, level, m_f, m_u, prev_nf, nlev, nb, t_last, acc, nrow, rf, re, rc)."""
+    ``front``: (nf, level, m_f, m_u); ``limits``: (limit, grain, rows_left, batches_left);
+    ``run``: the caller's log locals (module docstring). Returns (e, level, m_f, m_u,
+    prev_nf, run)."""
+    indptr, _ = graph
+    parent, _, _ = search
+    stats, dirs, batches, _ = log
+    nf, level, m_f, m_u = front
+    nlev, nb, t_last, acc, nrow, rf, re, rc = run
+    limit, grain, rows_left, batches_left = limits
     small = min(limit, grain - 1)
     # each chain: its vertex, parent (its step tests one neighbour, not two), list, degree
     a = as_uint(q[0])
-    pa = as_uint(parent[a])
-    ka = as_uint(indptr[a])
-    da = indptr[a + ONE] - indptr[a]
+    chain_a = (a, as_uint(parent[a]), as_uint(indptr[a]), indptr[a + ONE] - indptr[a])
     b = as_uint(q[nf - 1])
-    pb = as_uint(parent[b])
-    kb = as_uint(indptr[b])
-    db = indptr[b + ONE] - indptr[b]
+    chain_b = (b, as_uint(parent[b]), as_uint(indptr[b]), indptr[b + ONE] - indptr[b])
     found = 0
     while True:
         work = nf + m_f
         budget = (grain - acc + work - 1) // work  # levels until the timing batch closes
         if nf == 1:
-            ok, pattern, found, a, pa, ka, da = _walk_one(
-                indptr, indices, parent, depth, visited, q, level, m_f, budget, a, pa, ka, da)
-            next_m_f = da
+            ok, pattern, found, chain_a = _walk_one(graph, search, q, level, m_f, budget,
+                                                    chain_a)
+            next_m_f = chain_a[3]
         else:
-            ok, pattern, found, a, pa, ka, da, b, pb, kb, db = _walk_two(
-                indptr, indices, parent, depth, visited, q, level, m_f, budget, a, pa, ka, da,
-                b, pb, kb, db)
-            next_m_f = da + db
+            ok, pattern, found, chain_a, chain_b = _walk_two(graph, search, q, level, m_f,
+                                                             budget, chain_a, chain_b)
+            next_m_f = chain_a[3] + chain_b[3]
         if ok > 0:
             if in_indptr is None:  # the unvisited edges lose each level's m_f
                 m_u -= (ok - 1) * m_f + next_m_f  # (kept out of the hot loop)
             else:  # a digraph's: the in-degrees of the vertices each chain claimed
-                m_u -= chain_in_degrees(in_indptr, parent, a, ok)
+                m_u -= chain_in_degrees(in_indptr, parent, chain_a[0], ok)
                 if nf == 2:
-                    m_u -= chain_in_degrees(in_indptr, parent, b, ok)
+                    m_u -= chain_in_degrees(in_indptr, parent, chain_b[0], ok)
         done = ok if pattern else ok + 1
         if nf == rf and m_f == re:
             rc += done
@@ -294,10 +310,10 @@ def thin_frontier_levels(indptr, indices, in_indptr, parent, depth, visited, q, 
                 v = as_uint(q[as_uint(i)])
                 m_f += indptr[v + ONE] - indptr[v]
             m_u -= m_f if in_indptr is None else in_degree_sum(in_indptr, q, 0, found)
-            return found, level, m_f, m_u, nf, nlev, nb, t_last, acc, nrow, rf, re, rc
+            return found, level, m_f, m_u, nf, (nlev, nb, t_last, acc, nrow, rf, re, rc)
         m_f = next_m_f
         if nf + m_f > small or nrow > rows_left or nb > batches_left:
-            q[0] = a
+            q[0] = chain_a[0]
             if nf == 2:
-                q[1] = b
-            return nf, level, m_f, m_u, nf, nlev, nb, t_last, acc, nrow, rf, re, rc
+                q[1] = chain_b[0]
+            return nf, level, m_f, m_u, nf, (nlev, nb, t_last, acc, nrow, rf, re, rc)
