@@ -12,11 +12,12 @@ import re
 import sys
 from pathlib import Path
 
-import nbclient
-import nbformat
 import pytest
-from jupyter_client.kernelspec import KernelSpecManager
-from jupyter_client.manager import AsyncKernelManager
+
+nbclient = pytest.importorskip("nbclient")
+nbformat = pytest.importorskip("nbformat")
+KernelSpecManager = pytest.importorskip("jupyter_client.kernelspec").KernelSpecManager
+AsyncKernelManager = pytest.importorskip("jupyter_client.manager").AsyncKernelManager
 
 NOTEBOOK = Path(__file__).resolve().parents[1] / "examples" / "quickstart.ipynb"
 CELL_TIMEOUT = 600  # seconds; a cold numba cache compiles every kernel in the first searches
