@@ -15,8 +15,10 @@ A watcher thread, told of every signal at once (the interpreter's wakeup fd), se
   every REPEAT_AFTER seconds, since an exception raised where Python swallows it (a callback
   from C) would leave the command running. It is not raised inside an import (a C extension
   cut in its initialisation cannot be imported again, and C code that imports reports the
-  error and goes on) nor inside llvmlite's callbacks (numba compiling or loading a kernel:
-  LLVM would go on with a callback left undone); there the watcher raises it after;
+  error and goes on) nor inside a callback from compiled code (llvmlite's, while numba
+  compiles or loads a kernel: LLVM would go on with a callback left undone; numba's unpickling
+  of a namedtuple class a kernel returns: its caller would call NULL); there the watcher
+  raises it after;
 - when the main thread cannot take it at all for LAST_RESORT_AFTER seconds (waiting outside
   the interpreter: an MPI collective whose peers are gone, a compiled kernel that released the
   interpreter's lock), it ends the process itself: the temporaries removed, the line said, an
@@ -99,9 +101,12 @@ LAST_RESORT_AFTER = 3.0  # seconds after which the watcher ends a process that c
 RANK0_ENDS_WITHIN = LAST_RESORT_AFTER + 3.0
 
 temporaries: set[str] = set()  # paths to remove if the command ends on a signal
-# Python code that LLVM calls back while numba compiles or loads a kernel: an exception
-# raised there is swallowed and LLVM goes on with what the callback left undone
-_CALLED_FROM_C = f"{os.sep}llvmlite{os.sep}"
+# Python code that compiled code calls back, where an exception must not be raised: LLVM's
+# callbacks while numba compiles or loads a kernel (the exception is swallowed and LLVM goes
+# on with what the callback left undone), and numba's unpickling of a class when a kernel
+# returns a namedtuple (its boxing calls the class without checking it came: a segfault)
+_CALLED_FROM_C = (f"{os.sep}llvmlite{os.sep}",
+                  f"{os.sep}numba{os.sep}core{os.sep}serialize.py")
 
 
 class _State:
@@ -127,10 +132,10 @@ def _on_signal(signum, frame):
 def _unsafe(frame) -> bool:
     """Whether an exception raised in ``frame`` could be lost or break a module: inside an
     import (an extension module cut in its initialisation cannot be imported again; C code
-    that imports prints the error and goes on) or a callback from LLVM."""
+    that imports prints the error and goes on) or a callback from compiled code."""
     while frame is not None:
         name = frame.f_code.co_filename
-        if name.startswith("<frozen importlib") or _CALLED_FROM_C in name:
+        if name.startswith("<frozen importlib") or any(c in name for c in _CALLED_FROM_C):
             return True
         frame = frame.f_back
     return False
