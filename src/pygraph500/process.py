@@ -101,12 +101,13 @@ LAST_RESORT_AFTER = 3.0  # seconds after which the watcher ends a process that c
 RANK0_ENDS_WITHIN = LAST_RESORT_AFTER + 3.0
 
 temporaries: set[str] = set()  # paths to remove if the command ends on a signal
-# Python code that compiled code calls back, where an exception must not be raised: LLVM's
-# callbacks while numba compiles or loads a kernel (the exception is swallowed and LLVM goes
-# on with what the callback left undone), and numba's unpickling of a class when a kernel
-# returns a namedtuple (its boxing calls the class without checking it came: a segfault)
-_CALLED_FROM_C = (f"{os.sep}llvmlite{os.sep}",
-                  f"{os.sep}numba{os.sep}core{os.sep}serialize.py")
+# Python code that compiled code calls back, where an exception must not be raised, as
+# (a fragment of the file's path, the function or None for any): LLVM's callbacks while numba
+# compiles or loads a kernel (the exception is swallowed and LLVM goes on with what the
+# callback left undone), and numba's unpickling of a class when a kernel returns a namedtuple
+# (the kernel's wrapper calls what it returns unchecked: a segfault)
+_CALLED_FROM_C = ((f"{os.sep}llvmlite{os.sep}", None),
+                  (f"{os.sep}numba{os.sep}core{os.sep}serialize.py", "_numba_unpickle"))
 
 
 class _State:
@@ -134,8 +135,10 @@ def _unsafe(frame) -> bool:
     import (an extension module cut in its initialisation cannot be imported again; C code
     that imports prints the error and goes on) or a callback from compiled code."""
     while frame is not None:
-        name = frame.f_code.co_filename
-        if name.startswith("<frozen importlib") or any(c in name for c in _CALLED_FROM_C):
+        code = frame.f_code
+        if code.co_filename.startswith("<frozen importlib") or any(
+                path in code.co_filename and function in (None, code.co_name)
+                for path, function in _CALLED_FROM_C):
             return True
         frame = frame.f_back
     return False
