@@ -345,8 +345,11 @@ _BOXING = """
 import _thread, signal, sys, threading, time
 from collections import namedtuple
 import numba
+from pygraph500 import process
 from pygraph500.errors import Interrupted
 from pygraph500.process import handled_signals
+
+process.REPEAT_AFTER = 1e-4  # every interrupt raised, not one each half second
 
 Pair = namedtuple("Pair", ["a", "b"])
 

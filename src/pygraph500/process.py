@@ -13,12 +13,15 @@ A watcher thread, told of every signal at once (the interpreter's wakeup fd), se
 
 - until the code that ends the command takes it (``command_ending``), it raises it again
   every REPEAT_AFTER seconds, since an exception raised where Python swallows it (a callback
-  from C) would leave the command running. It is not raised inside an import (a C extension
-  cut in its initialisation cannot be imported again, and C code that imports reports the
-  error and goes on) nor inside a callback from compiled code (llvmlite's, while numba
-  compiles or loads a kernel: LLVM would go on with a callback left undone; numba's unpickling
-  of a namedtuple class a kernel returns: its caller would call NULL); there the watcher
-  raises it after;
+  from C) would leave the command running; every RETRY_AFTER seconds while it could not be
+  raised at all yet (a short command whose imports and kernel loading take most of its time
+  must not finish with the interrupt still waiting). It is not raised inside an import (a C
+  extension cut in its initialisation cannot be imported again, and C code that imports
+  reports the error and goes on) nor inside a callback from compiled code (llvmlite's, while
+  numba compiles or loads a kernel: LLVM would go on with a callback left undone; numba's
+  unpickling of a namedtuple class a kernel returns: its caller would call NULL); there the
+  watcher raises it after. Raised, it is not raised again for REPEAT_AFTER seconds, so the
+  ``finally`` blocks on the way out run undisturbed;
 - when the main thread cannot take it at all for LAST_RESORT_AFTER seconds (waiting outside
   the interpreter: an MPI collective whose peers are gone, a compiled kernel that released the
   interpreter's lock), it ends the process itself: the temporaries removed, the line said, an
@@ -49,6 +52,7 @@ import contextlib
 import os
 import signal
 import sys
+import time
 
 from .errors import Interrupted
 
@@ -95,6 +99,7 @@ def launched_size() -> int | None:
 SIGNALS = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP")
                 if hasattr(signal, name))
 REPEAT_AFTER = 0.5       # seconds between raisings of an interrupt the command has not taken
+RETRY_AFTER = 0.02       # seconds between tries while no raising has been possible yet
 LAST_RESORT_AFTER = 3.0  # seconds after which the watcher ends a process that cannot take it
 # seconds by which an interrupted rank 0 has said so and ended its launch (its watcher's last
 # resort, then the grace its abort gives the launcher to forward the line)
@@ -116,6 +121,7 @@ class _State:
     raised = None       # the first signal: the command's exit status is 128 + it
     ending = False      # command_ending() was called: signals are ignored
     command = 0         # which handled_signals() block: a watcher serves its own only
+    thrown_at = None    # when the interrupt was last raised (time.monotonic())
 
 
 def _on_signal(signum, frame):
@@ -125,8 +131,12 @@ def _on_signal(signum, frame):
     if _State.depth:
         _State.pending = signum
         return
+    now = time.monotonic()
+    if _State.thrown_at is not None and now - _State.thrown_at < REPEAT_AFTER:
+        return  # raised a moment ago: its ``finally`` blocks run undisturbed
     if _unsafe(frame):
         return  # the watcher raises it again soon, after the import or the callback
+    _State.thrown_at = now
     raise Interrupted(_State.raised)
 
 
@@ -206,7 +216,6 @@ def _watch(wakeup, command):
 
 def _see_through(wakeup, command):
     import _thread
-    import time
 
     while True:
         try:
@@ -221,8 +230,9 @@ def _see_through(wakeup, command):
         first = _State.raised or signums[0]
         waited = 0.0
         while not _State.ending and _State.command == command:
-            time.sleep(REPEAT_AFTER)
-            waited += REPEAT_AFTER
+            pause = RETRY_AFTER if _State.thrown_at is None else REPEAT_AFTER
+            time.sleep(pause)
+            waited += pause
             if _State.ending or _State.command != command or _State.depth:
                 continue
             if waited >= LAST_RESORT_AFTER:
@@ -234,8 +244,6 @@ def let_rank0_speak() -> None:
     """In a rank other than 0 of a launch, interrupted: wait until rank 0, which the launcher
     signalled too, has said so and ended the launch (this process with it). A rank still
     alive after that was signalled alone, and speaks for itself."""
-    import time
-
     if launched_rank() not in (None, 0):
         time.sleep(RANK0_ENDS_WITHIN)
 
@@ -265,6 +273,7 @@ def handled_signals(ignore_after: bool = False):
         yield  # signals are the main thread's business
         return
     _State.depth, _State.pending, _State.raised, _State.ending = 0, None, None, False
+    _State.thrown_at = None
     _State.command += 1
     wakeup, notify = socket.socketpair()
     notify.setblocking(False)
