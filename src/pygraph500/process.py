@@ -198,13 +198,22 @@ def interrupted_line(signum: int, prog: str = "graph500") -> str:
     return f"{prog}: interrupted{where} ({name})"
 
 
-def abort_launch(status: int) -> None:
+def abort_launch(status: int, initialise: bool = False) -> None:
     """End every process of this MPI launch now (MPI_Abort), when this process is one of
     several a launcher started and MPI is running here (an embedded run may have MPI loaded
-    only to report on it)."""
+    only to report on it). ``initialise``: the command is one whose every rank joins MPI, so
+    MPI is initialised first if this process was interrupted before it had: the other ranks
+    may be waiting inside MPI's initialisation for this one, which only ends with every rank
+    in it (and would otherwise wait for ever)."""
+    if (launched_size() or 1) <= 1:
+        return
     mpi = sys.modules.get("mpi4py.MPI")
-    if ((launched_size() or 1) > 1 and mpi is not None and mpi.Is_initialized()
-            and not mpi.Is_finalized()):
+    if mpi is None and initialise:
+        try:
+            from mpi4py import MPI as mpi
+        except ImportError:
+            return
+    if mpi is not None and mpi.Is_initialized() and not mpi.Is_finalized():
         mpi.COMM_WORLD.Abort(status)
 
 

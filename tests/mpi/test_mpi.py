@@ -342,6 +342,34 @@ def test_an_interrupt_is_said_once_for_all_ranks(warm_cache, launched):
     assert p.returncode == 130 and "Traceback" not in err
 
 
+def test_rank0_interrupted_before_mpi_starts_still_ends_the_launch(warm_cache, launched):
+    """Rank 0 interrupted while importing, before it joins MPI, while the other ranks wait
+    inside MPI's initialisation for it (which ends only with every rank in it): rank 0 joins
+    MPI to abort the launch, rather than leave them waiting for ever."""
+    import signal
+
+    import psutil
+
+    p = launched(3, "run", "--scale", "16", "--roots", "64", "-q")
+    deadline = time.monotonic() + 60
+    rank0 = None
+    while rank0 is None and time.monotonic() < deadline:
+        for rank in _ranks(p):
+            try:
+                if rank.environ().get("PMI_RANK") == "0" and any(
+                        "_multiarray_umath" in m.path for m in rank.memory_maps()):
+                    rank0 = rank
+            except psutil.NoSuchProcess:
+                pass
+        time.sleep(0.002)
+    assert rank0 is not None, "rank 0 never started its imports"
+    rank0.send_signal(signal.SIGINT)
+    out, err = p.communicate(timeout=60)
+    ours = [l for l in err.splitlines() if l.startswith("graph500:")]
+    assert ours == ["graph500: interrupted on rank 0 of 3 (SIGINT)"], err
+    assert p.returncode != 0 and "Traceback" not in err
+
+
 def test_ranks_killed_after_the_results_do_not_fail_the_run(warm_cache, launched):
     """A SIGTERM to the ranks once the official block is out (they are finishing: MPI's
     finalisation, the interpreter's) changes nothing: exit status 0, no banner."""

@@ -64,7 +64,8 @@ def main(argv=None) -> int:
         remove_temporaries()
         let_rank0_speak()
         print(interrupted_line(signum), file=sys.stderr, flush=True)
-        abort_launch(128 + signum)  # ranks waiting for this one in a collective end too
+        # ranks waiting for this one in a collective (or in MPI's initialisation) end too
+        abort_launch(128 + signum, initialise=_joins_mpi(argv))
         if argv is None:  # the command's own process: no finalisation after an interrupt
             _exit_now(128 + signum)
         return 128 + signum
@@ -82,6 +83,12 @@ def _exit_now(status: int) -> None:
         except (OSError, ValueError):
             pass
     os._exit(status)
+
+
+def _joins_mpi(argv) -> bool:
+    """Whether the command is one whose every rank joins MPI under a launcher: `run` (its
+    ``Launch`` takes the world communicator); the others run each rank on its own."""
+    return (sys.argv[1:] if argv is None else list(argv))[:1] == ["run"]
 
 
 def _quiet_rank() -> bool:
