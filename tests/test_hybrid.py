@@ -3,6 +3,7 @@ side, all on the CPU, auto, fixed) and task count, transfers counted exactly on 
 out by hand, the tuner against brute force and against a stand-in of known speed, options."""
 from __future__ import annotations
 
+import dataclasses
 import json
 
 import numpy as np
@@ -343,25 +344,29 @@ def test_auto_lambda_on_numpy_models_it_slower():
     rate per unit of work is higher there than on the compiled CPU engine, in both
     directions, and the next searches put their big levels on the CPU. (One thread: on a
     loaded machine a parallel kernel's barrier waits for descheduled threads, which can
-    make any measurement of it anything.)"""
+    make any measurement of it anything. A calibration is timing: one that another process
+    disturbed is tried again, on a fresh graph, at most three times.)"""
     import numba
 
-    edges, g, roots, _ = case(14)
+    from pygraph500.bfs.hybrid.options import _plans
+
     threads = numba.get_num_threads()
     numba.set_num_threads(1)
     try:
-        for root in roots.tolist():
-            res = bfs_hybrid(g, root, tasks=32, lam="auto")
+        for _ in range(3):
+            edges, g, roots, _ = case(14)
+            g = dataclasses.replace(g)  # a graph of its own: a plan (and tuner) of its own
+            for root in roots.tolist():
+                res = bfs_hybrid(g, root, tasks=32, lam="auto")
+            plan = next(p for k, p in _plans.items() if k[0] == id(g) and k[2][0] == "array")
+            models = [(plan.tuner.model("cpu", d), plan.tuner.model("dev", d)) for d in (0, 1)]
+            big = int(np.argmax(res.levels.edges_examined))
+            if (all(dev[1] > cpu[1] for cpu, dev in models)
+                    and res.levels.extra["dev_tasks"][big] == 0):
+                return
     finally:
         numba.set_num_threads(threads)
-    from pygraph500.bfs.hybrid.options import _plans
-
-    plan = next(p for k, p in _plans.items() if k[0] == id(g) and k[2][0] == "array")
-    for direction in (0, 1):
-        cpu, dev = plan.tuner.model("cpu", direction), plan.tuner.model("dev", direction)
-        assert dev[1] > cpu[1], (direction, cpu, dev)
-    big = int(np.argmax(res.levels.edges_examined))
-    assert res.levels.extra["dev_tasks"][big] == 0
+    raise AssertionError((models, res.levels.extra["dev_tasks"], big))
 
 
 # ---- options and the command line ------------------------------------------------------------
