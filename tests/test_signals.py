@@ -162,14 +162,13 @@ def _mapped(pid, name):
 
 
 @pytest.mark.skipif(not os.path.exists("/proc/self/maps"), reason="needs /proc")
-@pytest.mark.parametrize("loaded", ["_multiarray_umath", "_dispatcher"])
-def test_interrupt_while_importing_is_one_line(tmp_path, loaded):
+def test_interrupt_while_importing_is_one_line(tmp_path):
     """SIGINT while numpy, numba, scipy and the kernels load: one line, 130. The signal goes
-    the moment numpy's (then numba's) extension is mapped into the process, so it lands in
-    the heavy imports, after the command's handlers are in place, however loaded the machine
-    (a fixed delay could land in the interpreter's own start, or after the imports)."""
+    the moment numpy's extension is mapped into the process, so it lands in the heavy
+    imports, after the command's handlers are in place, however loaded the machine (a fixed
+    delay could land in the interpreter's own start, or after the imports)."""
     p = start(["run", "-s", "10", "-q"], tmp_path)
-    while not _mapped(p.pid, loaded) and p.poll() is None:
+    while not _mapped(p.pid, "_multiarray_umath") and p.poll() is None:
         time.sleep(0.002)
     p.send_signal(signal.SIGINT)
     out, err = p.communicate(timeout=600)

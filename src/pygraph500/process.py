@@ -58,7 +58,7 @@ from .errors import Interrupted
 
 __all__ = ["launched_rank", "launched_size", "handled_signals", "deferred", "temporaries",
            "remove_temporaries", "command_ending", "signal_received", "interrupted_line",
-           "abort_launch", "let_rank0_speak", "SIGNALS"]
+           "abort_launch", "join_mpi", "let_rank0_speak", "SIGNALS"]
 
 # Variables a launcher sets in every process it starts: (rank variable, size variable).
 _LAUNCH_VARS = (
@@ -198,22 +198,24 @@ def interrupted_line(signum: int, prog: str = "graph500") -> str:
     return f"{prog}: interrupted{where} ({name})"
 
 
-def abort_launch(status: int, initialise: bool = False) -> None:
+def join_mpi() -> None:
+    """Initialise MPI here, if this process is one of several a launcher started and has not
+    yet (a rank of a command whose every rank joins MPI, interrupted before it did): the
+    other ranks may be waiting inside MPI's initialisation for this one, which ends only
+    with every rank in it, and ``abort_launch`` needs it. Before ``let_rank0_speak``: rank 0
+    may be waiting there for this rank."""
+    if (launched_size() or 1) > 1 and "mpi4py.MPI" not in sys.modules:
+        with contextlib.suppress(ImportError):
+            import mpi4py.MPI  # noqa: F401
+
+
+def abort_launch(status: int) -> None:
     """End every process of this MPI launch now (MPI_Abort), when this process is one of
     several a launcher started and MPI is running here (an embedded run may have MPI loaded
-    only to report on it). ``initialise``: the command is one whose every rank joins MPI, so
-    MPI is initialised first if this process was interrupted before it had: the other ranks
-    may be waiting inside MPI's initialisation for this one, which only ends with every rank
-    in it (and would otherwise wait for ever)."""
-    if (launched_size() or 1) <= 1:
-        return
+    only to report on it)."""
     mpi = sys.modules.get("mpi4py.MPI")
-    if mpi is None and initialise:
-        try:
-            from mpi4py import MPI as mpi
-        except ImportError:
-            return
-    if mpi is not None and mpi.Is_initialized() and not mpi.Is_finalized():
+    if ((launched_size() or 1) > 1 and mpi is not None and mpi.Is_initialized()
+            and not mpi.Is_finalized()):
         mpi.COMM_WORLD.Abort(status)
 
 

@@ -13,7 +13,8 @@ import sys
 
 from ..errors import Graph500Error
 from ..process import (abort_launch, command_ending, handled_signals, interrupted_line,
-                       launched_rank, let_rank0_speak, remove_temporaries, signal_received)
+                       join_mpi, launched_rank, let_rank0_speak, remove_temporaries,
+                       signal_received)
 
 __all__ = ["main", "build_parser"]
 
@@ -62,10 +63,11 @@ def main(argv=None) -> int:
             raise
         command_ending()
         remove_temporaries()
+        if _joins_mpi(argv):
+            join_mpi()  # the others may wait for this rank in MPI's initialisation
         let_rank0_speak()
         print(interrupted_line(signum), file=sys.stderr, flush=True)
-        # ranks waiting for this one in a collective (or in MPI's initialisation) end too
-        abort_launch(128 + signum, initialise=_joins_mpi(argv))
+        abort_launch(128 + signum)  # ranks waiting for this one in a collective end too
         if argv is None:  # the command's own process: no finalisation after an interrupt
             _exit_now(128 + signum)
         return 128 + signum
