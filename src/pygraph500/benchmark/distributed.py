@@ -36,6 +36,7 @@ from ..distributed.device import DeviceExchange
 from ..distributed.network import network_report, virtual_time
 from ..distributed.validate import count_component_edges_dist, validate_dist
 from ..errors import InputError
+from ..process import command_ending
 from ..generator import kronecker
 from .config import RunConfig, search_labels
 from .engine import Engine
@@ -378,6 +379,8 @@ class DistributedEngine(Engine):
             "edge_tuples": len(self.edges), "threads": self.threads,
             "node_rank": comm.local_rank, "device_id": backend.device_id,
         })
+        if comm.rank != 0:  # the last collective: rank 0 holds the results, this rank's
+            command_ending()  # part is done, and a late kill must not fail the run
         info = {
             "algorithm": self.config.search.algorithm,
             "prune": self.prune,

@@ -24,6 +24,7 @@ from ..distributed.search2d import (COMPRESS_MODES, DEFAULT_COMPRESS, DEFAULT_FO
                                     DEFERRED_PAIRS, FOLD_MODES, PACKET_BYTES, Searcher2D)
 from ..distributed.validate2d import count_component_edges_2d, distribute_tuples, validate_2d
 from ..errors import InputError
+from ..process import command_ending
 from ..generator import kronecker
 from .config import RunConfig
 from .distributed import DistributedEngine, check_distributed, has_neighbour
@@ -147,6 +148,8 @@ class Distributed2DEngine(DistributedEngine):
             "validation_tuples": len(self.tuples.src), "threads": self.threads,
             "node_rank": comm.local_rank,
         })
+        if comm.rank != 0:  # the last collective: rank 0 holds the results, this rank's
+            command_ending()  # part is done, and a late kill must not fail the run
         rows, cols = self.mesh
         info = {
             "algorithm": self.config.search.algorithm,
