@@ -361,20 +361,38 @@ def pair(x):
 pair(1)  # compiled before the interrupts
 
 
-def pester():  # an interrupt every few hundred microseconds, wherever the main thread is
-    while True:
+done = threading.Event()
+
+
+def pester():  # an interrupt every few hundred microseconds for 1.5 s, wherever main is
+    end = time.monotonic() + 1.5  # inside the watcher's LAST_RESORT_AFTER
+    while time.monotonic() < end:
         time.sleep(0.0003)
         _thread.interrupt_main(signal.SIGINT)
+    process._State.ending = True  # none raised from now on
+    done.set()
 
 
 caught = 0
-with handled_signals(ignore_after=True):
-    threading.Thread(target=pester, daemon=True).start()
-    end = time.monotonic() + 1.5  # inside the watcher's LAST_RESORT_AFTER
-    while time.monotonic() < end:
+
+
+def spin():
+    global caught
+    while not done.is_set():
         try:
             for i in range(10**8):
                 pair(i)
+                if done.is_set():
+                    return
+        except Interrupted:
+            caught += 1
+
+
+with handled_signals(ignore_after=True):
+    threading.Thread(target=pester, daemon=True).start()
+    while not done.is_set():
+        try:  # an interrupt raised outside spin's try (its loop test, its handler): raises
+            spin()  # are at least REPEAT_AFTER apart, so the next lands inside it again
         except Interrupted:
             caught += 1
 print("interrupted" if caught > 100 else caught, flush=True)
