@@ -5,8 +5,8 @@ PYTHON ?= python3
 PY := $(VENV)/bin/python
 SCALE ?= 20
 ARGS ?=
-# test files run in two processes (a file's tests together, so its fixtures are made once):
-# 17.7 against 11.6 minutes on 2 cores; TEST_WORKERS=0 runs them in this one process
+# test files run in two processes (a file's tests together, so its fixtures are made once;
+# RESULTS.md has the times); TEST_WORKERS=0 runs them in this one process
 TEST_WORKERS ?= 2
 
 .PHONY: run test bench gpu-check clean

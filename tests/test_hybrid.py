@@ -353,8 +353,8 @@ def test_auto_lambda_on_numpy_models_it_slower():
     threads = numba.get_num_threads()
     numba.set_num_threads(1)
     try:
-        for _ in range(3):
-            edges, g, roots, _ = case(14)
+        for _attempt in range(3):
+            _, g, roots, _ = case(14)
             g = dataclasses.replace(g)  # a graph of its own: a plan (and tuner) of its own
             for root in roots.tolist():
                 res = bfs_hybrid(g, root, tasks=32, lam="auto")

@@ -341,7 +341,7 @@ def test_a_process_stuck_in_compiled_code_still_ends(tmp_path):
 
 
 _BOXING = """
-import _thread, signal, sys, threading, time
+import _thread, signal, threading, time
 from collections import namedtuple
 import numba
 from pygraph500 import process

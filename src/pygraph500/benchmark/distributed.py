@@ -36,8 +36,8 @@ from ..distributed.device import DeviceExchange
 from ..distributed.network import network_report, virtual_time
 from ..distributed.validate import count_component_edges_dist, validate_dist
 from ..errors import InputError
-from ..process import command_ending
 from ..generator import kronecker
+from ..process import command_ending
 from .config import RunConfig, search_labels
 from .engine import Engine
 from .loop import run_engine
@@ -372,15 +372,21 @@ class DistributedEngine(Engine):
             return combine_phases(self.comm.allgather(result.levels))
         return combine_levels(self.comm.allgather(result.levels))
 
+    def _last_gather(self, mine: dict) -> list:
+        """Every rank's ``mine``: the run's last collective. A rank other than 0 is done
+        after it (rank 0 holds the results), so from then on a late kill cannot fail it."""
+        per_rank = self.comm.allgather(mine)
+        if self.comm.rank != 0:
+            command_ending()
+        return per_rank
+
     def result_fields(self) -> dict:
         comm, part, backend = self.comm, self.graph.part, self.backend
-        per_rank = comm.allgather({
+        per_rank = self._last_gather({
             "local_vertices": part.num_local, "local_entries": self.graph.num_entries,
             "edge_tuples": len(self.edges), "threads": self.threads,
             "node_rank": comm.local_rank, "device_id": backend.device_id,
         })
-        if comm.rank != 0:  # the last collective: rank 0 holds the results, this rank's
-            command_ending()  # part is done, and a late kill must not fail the run
         info = {
             "algorithm": self.config.search.algorithm,
             "prune": self.prune,

@@ -24,7 +24,6 @@ from ..distributed.search2d import (COMPRESS_MODES, DEFAULT_COMPRESS, DEFAULT_FO
                                     DEFERRED_PAIRS, FOLD_MODES, PACKET_BYTES, Searcher2D)
 from ..distributed.validate2d import count_component_edges_2d, distribute_tuples, validate_2d
 from ..errors import InputError
-from ..process import command_ending
 from ..generator import kronecker
 from .config import RunConfig
 from .distributed import DistributedEngine, check_distributed, has_neighbour
@@ -142,14 +141,12 @@ class Distributed2DEngine(DistributedEngine):
 
     def result_fields(self) -> dict:
         comm, grid, graph = self.comm, self.grid, self.graph
-        per_rank = comm.allgather({
+        per_rank = self._last_gather({
             "mesh_row": grid.row, "mesh_col": grid.col, "local_vertices": graph.num_local,
             "block_entries": graph.num_entries, "edge_tuples": self.edge_tuples,
             "validation_tuples": len(self.tuples.src), "threads": self.threads,
             "node_rank": comm.local_rank,
         })
-        if comm.rank != 0:  # the last collective: rank 0 holds the results, this rank's
-            command_ending()  # part is done, and a late kill must not fail the run
         rows, cols = self.mesh
         info = {
             "algorithm": self.config.search.algorithm,

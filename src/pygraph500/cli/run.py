@@ -131,7 +131,6 @@ def _cmd_run(args) -> int:
     from ..backend.threads import shared_machine
     from ..benchmark import ExecutionSpec, GraphSpec, Launch, OutputSpec, RunConfig, SearchSpec
     from ..io import check_writable
-    from ..process import command_ending
     from ..report import Progress
 
     graph = GraphSpec(scale=args.scale, edgefactor=args.edgefactor, seed=tuple(args.seed),
@@ -158,9 +157,8 @@ def _cmd_run(args) -> int:
     shared = shared_machine(args.threads) if launch.comm is None else None
     with launch.guard():
         result = launch.run(Progress(False if args.quiet else None))
-        if not launch.reporting:  # its part is done: rank 0 holds the results
-            command_ending()
-            return 0 if result.valid else 1
+        if not launch.reporting:  # its part is done (the engine's last collective says it
+            return 0 if result.valid else 1  # is ending): rank 0 holds the results
         if shared:
             result.labels.append(shared)
         results_next(more=bool(args.json))
