@@ -21,8 +21,9 @@ it predicts for more ranks on other networks.
    each): the predicted time per search on each ``--networks`` with and without the
    overlap of ``graph500 run --pipeline`` (1D, "pipelined": a top-down level's exchange per
    owner block, thesis 5.2, against "at-once", one alltoallv; 2D, "pipelined": the fold's
-   packets sent and claimed while the scan goes on, paper 001 4.3, against "at-once": sent
-   when the scan ends), each root's fastest of ``--repeats``, split into compute,
+   packets sent while the scan goes on and the claims kept until the level's last packets
+   have left, paper 001 4.3, against "at-once": sent when the scan ends), each root's
+   fastest of ``--repeats``, split into compute,
    communication and waiting; the communication seconds of the exchange (``xchg``: the
    ranks' mean time blocked for their own messages, not for late peers, in the alltoallv or
    the packets of 1D, the fold's packets of 2D and, bottom-up, the rotation's bitmaps), the

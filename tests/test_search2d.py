@@ -7,6 +7,7 @@ whole Kronecker edge list for the blocks; the embedded validator and scipy's sho
 for the searches; the embedded and 1D engines' roots and edge counts for the engine.
 """
 import json
+import threading
 
 import numpy as np
 import pytest
@@ -16,7 +17,7 @@ from scipy.sparse.csgraph import shortest_path
 from pygraph500 import build_csr, choose_roots, cli, kronecker, validate
 from pygraph500.distributed import SerialComm, ThreadComm, generate_local, search2d
 from pygraph500.distributed.build2d import build_2d, mesh_comms
-from pygraph500.distributed.fold_codec import HEADER_BYTES
+from pygraph500.distributed.fold_codec import FLAG_LAST, HEADER_BYTES
 from pygraph500.distributed.grid import Grid2D, mesh_shape, parse_grid
 from pygraph500.distributed.search2d import (COMPRESS_MODES, FOLD_MODES, LEVEL_FIELDS_2D,
                                              Searcher2D)
@@ -388,6 +389,58 @@ def test_overlapped_fold_sends_what_the_plain_fold_sends(mesh, algorithm, search
                 if t == 0:  # the first root reaches the giant component: many packets
                     assert sum(len(ranks[p][fold, mode, True][t][2]) for p in range(size)) > \
                         size * (mesh[1] - 1) * len(ranks[0][fold, mode, True][t][1]["queue"])
+
+
+def test_overlapped_fold_claims_after_the_levels_last_packets(search_graph, monkeypatch):
+    """With ``pipeline`` a top-down level claims nothing (own pairs, peers' packets) from its
+    first packet sent until its last packets to every peer have left: the packets taken off
+    the network meanwhile, and the own pairs, are claimed while the last packets travel."""
+    streams = {}  # per rank thread, its fold events in order
+
+    def log(kind):
+        streams.setdefault(threading.get_ident(), []).append(kind)
+
+    claim_pairs, claim_deferred = search2d.claim_pairs, search2d.claim_deferred
+    monkeypatch.setattr(search2d, "claim_pairs", lambda *a: (log("claim"), claim_pairs(*a))[1])
+    monkeypatch.setattr(search2d, "claim_deferred",
+                        lambda *a: (log("own"), claim_deferred(*a))[1])
+    edges, roots, _ = search_graph
+    mesh = (2, 2)
+
+    def rank(comm, grid, row_comm, col_comm):
+        graph, _ = _graph_recording_folds(
+            comm, grid, row_comm, col_comm, SEARCH_SCALE, "topdown-queue",
+            lambda packet, dest: log("last" if packet[4] & FLAG_LAST else "full"))
+        receive = row_comm.recv_packet
+
+        def recorded(tag=0, block=True):
+            got = receive(tag, block=block)
+            if got is not None and tag == search2d._TAG and not block:
+                log("took")
+            return got
+
+        row_comm.recv_packet = recorded
+        searcher = Searcher2D(comm, graph, row_comm, col_comm, "topdown-queue",
+                              packet_bytes=PACKET, pipeline=True)
+        for root in roots:
+            searcher.search(root)
+        return streams[threading.get_ident()]
+
+    took = own = 0
+    for stream in _on_mesh(mesh, rank, edges.num_vertices):
+        sending, lasts = False, 0
+        for kind in stream:
+            if kind in ("full", "last"):
+                sending = True
+                lasts += kind == "last"
+                if lasts == mesh[1] - 1:  # the level's last packets have all left
+                    sending, lasts = False, 0
+            elif kind in ("claim", "own"):
+                assert not sending, stream
+                own += kind == "own"
+            else:
+                took += sending
+    assert took > 0 and own > 0  # packets did arrive during scans; own pairs were deferred
 
 
 def test_searcher_rejects_what_it_cannot_do():

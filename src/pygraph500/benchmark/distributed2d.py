@@ -76,7 +76,7 @@ def estimate_rank_bytes_2d(num_vertices: int, num_edges: int, rows: int, cols: i
     csr = 2 * (entries * b + 8 * block * max(rows, cols))
     tuples = m * (2 * b + 8)
     search = block * (rows + cols) * 2 + PACKET_BYTES * cols * 4 + 64 * block + \
-        16 * DEFERRED_PAIRS
+        8 * DEFERRED_PAIRS
     return BASELINE_BYTES + generated + max(kernel1, tuples) + csr + search
 
 

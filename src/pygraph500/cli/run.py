@@ -97,8 +97,10 @@ def add(sub) -> None:
                    help="distributed runs: the exchange overlapped with the computation. 1D "
                         "(thesis 5.2): a top-down level's exchange pipelined, each peer's "
                         "block pruned and sent while the next is pruned (on GPUs each block "
-                        "on its own CUDA stream; default: one alltoallv a level); 2D (paper 001 4.3): the fold's packets sent and "
-                        "claimed while the scan goes on (default: sent when the scan ends). "
+                        "on its own CUDA stream; default: one alltoallv a level); 2D (paper "
+                        "001 4.3): the fold's packets sent while the scan goes on, the "
+                        "claims made while the level's last packets travel (default: sent "
+                        "when the scan ends). "
                         "The same bytes and trees as without it")
     p.add_argument("--network", metavar="SPEC", default=None,
                    help="emulate a network between the distributed engine's processes "

@@ -33,6 +33,7 @@ __all__ = ["td_scan", "bu_scan", "claim_pairs", "claim_deferred", "assemble_fron
            "ST_EXAMINED", "ST_PAIRS", "ST_LOCAL", "ST_CLAIMED", "ST_DEGSUM"]
 
 ST_EXAMINED, ST_PAIRS, ST_LOCAL, ST_CLAIMED, ST_DEGSUM = 0, 1, 2, 3, 4
+LOW32 = np.int64(0xFFFFFFFF)
 
 
 @njit(inline="always")
@@ -64,10 +65,11 @@ def claim(s, u, own, qlen, stats):
 
 @njit(cache=True)
 def claim_deferred(deferred, count, own, qlen, stats):
-    """Claim the first ``count`` deferred (u, sorted local id) pairs of this rank's own
-    vertices, in order; returns the queue length."""
+    """Claim the first ``count`` deferred pairs (u << 32 | sorted local id) of this rank's
+    own vertices, in order; returns the queue length."""
     for t in range(count):
-        qlen = claim(deferred[t, 1], deferred[t, 0], own, qlen, stats)
+        pair = deferred[t]
+        qlen = claim(pair & LOW32, pair >> 32, own, qlen, stats)
     return qlen
 
 
@@ -101,7 +103,7 @@ def td_scan(scan, front, mesh, own, qlen, packets, stats):
     set; ``dedup`` sets the bit as v is sent, so each v goes once per search (the thesis's
     pruning, by test-and-set instead of a sort); without it only the vertices known visited
     are skipped and every other edge is sent (paper 001, Task A). A v of this rank is
-    claimed, or while the ``deferred`` buffer (rows of (u, s); empty: none) has room kept
+    claimed, or while the ``deferred`` buffer (u << 32 | s each; empty: none) has room kept
     there for the caller to claim (``claim_deferred``) while the level's last packets travel.
     ``state``: (next column index, next entry or -1) where a full packet stopped the scan,
     the pairs in ``deferred``. Returns (peer whose packet is full or -1 when done, queue
@@ -140,8 +142,7 @@ def td_scan(scan, front, mesh, own, qlen, packets, stats):
                     pairs += 1
                     local += 1
                     if state[2] < deferred.shape[0]:
-                        deferred[state[2], 0] = u
-                        deferred[state[2], 1] = r - k * block
+                        deferred[state[2]] = (u << 32) | (r - k * block)
                         state[2] += 1
                     else:
                         qlen = claim(r - k * block, u, own, qlen, stats)

@@ -20,16 +20,20 @@ One level on rank (i, j) (``Searcher2D``):
 
    ``pipeline`` (``--pipeline``; paper 001 section 4.3, communication overlapped with
    computation): a full packet leaves at once with a non-blocking send while the scan goes
-   on, and between two packets the rank claims the packets that have arrived (a poll,
-   ``recv_packet(block=False)``: MPI's Iprobe). These are the sender and receiver tasks of
-   Algorithm II interleaved in the rank's one thread instead of the paper's threads: the
-   scan is compiled code that holds the interpreter's lock (no ``nogil``), so a Python
-   thread for the messages could not run beside it, and the scan already stops at every
-   full packet, so the progress points cost no extra pass. On the emulated network a poll
-   delivers only packets whose virtual arrival has passed, so an early claim never waits.
-   A top-down level's first ``DEFERRED_PAIRS`` pairs for the rank's own vertices are kept
-   and claimed after the last packets have been sent, so that their latency passes while
-   the rank computes. Without ``pipeline`` the full packets are kept until the scan ends,
+   on, and between two packets the rank takes the packets that have arrived off the
+   network (a poll, ``recv_packet(block=False)``: MPI's Iprobe). These are the sender and
+   receiver tasks of Algorithm II interleaved in the rank's one thread instead of the
+   paper's threads: the scan is compiled code that holds the interpreter's lock (no
+   ``nogil``), so a Python thread for the messages could not run beside it, and the scan
+   already stops at every full packet, so the progress points cost no extra pass. On the
+   emulated network a poll delivers only packets whose virtual arrival has passed, so an
+   early poll never waits.
+   A top-down level keeps the pairs for the rank's own vertices (the first
+   ``DEFERRED_PAIRS``; later ones are claimed on the spot) and the packets taken during the
+   scan, and claims them after the level's last packets have been sent, so that those
+   travel while the rank computes: a level's last packet cannot leave before its scan
+   ends, and its latency is most of the fold's communication where a peer's share of a
+   level fits one packet. Without ``pipeline`` the full packets are kept until the scan ends,
    then sent, then the peers' are received and claimed: the same packets, bytes and
    per-level counts, with the exchange after the scan.
    The expand is not overlapped with the previous level's tail: the rank's part is its whole
@@ -81,9 +85,9 @@ FOLD_MODES = ("dedup", "paper")
 DEFAULT_FOLD = "dedup"
 PAPER_ID_BYTES = 8  # fold "paper": a vertex id uncompressed, as the paper counts it
 PACKET_BYTES = 1 << 16  # bytes of a fold packet (read when a searcher is made)
-# pipeline: a top-down level's first pairs for the rank's own vertices, kept to be claimed
-# while the level's last packets travel
-DEFERRED_PAIRS = 1 << 13
+# pipeline: a top-down level's first pairs for the rank's own vertices (8 bytes each), kept
+# to be claimed while the level's last packets travel (read when a searcher is made)
+DEFERRED_PAIRS = 1 << 16
 _TAG = 7      # fold packets
 _ROTATE = 8   # bottom-up: a segment's done bitmap handed along the processor-row
 
@@ -172,7 +176,9 @@ class Searcher2D(LevelLoop):
         self.prev = np.zeros((cols, 2), dtype=np.int64)  # each packet's last pair
         self.npairs = np.zeros(cols, dtype=np.int64)
         most = (size - HEADER_BYTES) // 2  # a pair takes 2 bytes at least
-        self.deferred = np.empty((DEFERRED_PAIRS if pipeline else 0, 2), dtype=np.int64)
+        # the own pairs kept (u << 32 | s, u below 2**31)
+        defer = pipeline and grid.num_vertices <= 2**31
+        self.deferred = np.empty(DEFERRED_PAIRS if defer else 0, dtype=np.int64)
         self.a_buf = np.empty(most, dtype=np.int64)
         self.b_buf = np.empty(most, dtype=np.int64)
         self.num_entries = int(comm.allreduce(graph.num_entries)) if self.switches_direction else 0
@@ -318,6 +324,9 @@ class _Fold:
         self.overlap = s.pipeline
         self.requests = []
         self.kept = []  # (peer, packet) sent when the scan ends (no pipeline)
+        # top-down with pipeline: the peers' packets taken off the network during the scan,
+        # claimed after the level's last packets have left
+        self.held = [] if (topdown and s.pipeline) else None
         self.sent_pairs = self.sent_bytes = self.recv_pairs = self.recv_bytes = 0
         self.lasts = 0
         self.deferred = 0  # own pairs the scan left in ``searcher.deferred``
@@ -340,14 +349,17 @@ class _Fold:
             self.kept.append((k, packet))
             return
         self.requests.append(s.row_comm.isend(packet, k, _TAG))
-        while self._receive(False):
+        while not last and self._receive(False):
             pass
 
     def _receive(self, block: bool) -> bool:
         got = self.s.row_comm.recv_packet(_TAG, block=block)
         if got is None:
             return False
-        self._claim(*got)
+        if self.held is not None and not block:
+            self.held.append(got)
+        else:
+            self._claim(*got)
         return True
 
     def _claim(self, source: int, packet: np.ndarray) -> None:
@@ -385,6 +397,9 @@ class _Fold:
         if self.deferred:
             s.qlen = int(claim_deferred(s.deferred, np.int64(self.deferred), self.own,
                                         np.int64(s.qlen), self.stats))
+        held, self.held = self.held or [], None
+        for got in held:
+            self._claim(*got)
         t = time.perf_counter()
         for k, packet in self.kept:
             self.requests.append(s.row_comm.isend(packet, k, _TAG))
