@@ -27,6 +27,7 @@ import numpy as np
 from numba import njit
 
 from ..primitives import popcount
+from ..primitives.bits import LOW32
 from ..errors import InputError
 from ..graph.build import sort_dedup_rows
 from ..graph.weights import check_weights, split_keys
@@ -135,11 +136,10 @@ def _rows(recv, nlocal, indptr, out):
         indptr[v + 1] += indptr[v]
     pos = indptr[:-1].copy()
     weighted = recv.shape[1] > 2
-    low = np.int64(0xFFFFFFFF)
     for k in range(recv.shape[0]):
         r = recv[k, 0]
         if weighted:
-            out[pos[r]] = (np.int64(recv[k, 1]) << 32) | (np.int64(recv[k, 2]) & low)
+            out[pos[r]] = (np.int64(recv[k, 1]) << 32) | (np.int64(recv[k, 2]) & LOW32)
         else:
             out[pos[r]] = recv[k, 1]
         pos[r] += 1

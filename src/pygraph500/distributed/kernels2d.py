@@ -27,13 +27,13 @@ from numba import njit
 
 from ..primitives import cttz
 from ..primitives.bitmaps import BIT_MASK, ONE, WORD_SHIFT
+from ..primitives.bits import LOW32
 from .fold_codec import HEADER_BYTES, append_pair, body_flags, pair_bytes_max, write_header
 
 __all__ = ["td_scan", "bu_scan", "claim_pairs", "claim_deferred", "assemble_frontier",
            "ST_EXAMINED", "ST_PAIRS", "ST_LOCAL", "ST_CLAIMED", "ST_DEGSUM"]
 
 ST_EXAMINED, ST_PAIRS, ST_LOCAL, ST_CLAIMED, ST_DEGSUM = 0, 1, 2, 3, 4
-LOW32 = np.int64(0xFFFFFFFF)
 
 
 @njit(inline="always")

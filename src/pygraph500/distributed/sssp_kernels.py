@@ -31,7 +31,7 @@ import numpy as np
 from numba import njit, prange
 
 from ..primitives import fetch_min
-from ..primitives.bits import bits_f32, f32_bits
+from ..primitives.bits import LOW32, bits_f32, f32_bits
 from .partition import block_starts, owner_local
 
 __all__ = ["PEND", "INPL", "INR", "LOW", "NO_BUCKET", "EMPTY",
@@ -45,7 +45,6 @@ INR = np.uint8(4)    # it is in R: light-relaxed in the current bucket, heavy ed
 LOW = np.uint8(8)    # it is in the lowered list of the current phase
 NO_BUCKET = np.iinfo(np.int64).max
 EMPTY = np.iinfo(np.int64).max  # a column no candidate has reached in this phase
-LOW32 = np.int64(0xFFFFFFFF)
 
 
 @njit(inline="always")

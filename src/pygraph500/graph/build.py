@@ -36,12 +36,12 @@ from numba.extending import intrinsic
 
 from ..backend.memory import require_memory
 from ..errors import InputError
+from ..primitives.bits import LOW32
 from .types import CSRGraph, EdgeList, index_dtype
 from .weights import check_weights, insertion_sort, split_keys
 
 __all__ = ["build_csr", "count_tuples", "place_tuples", "TupleCounts", "sort_dedup_rows", "lap"]
 
-_LOW32 = np.int64(0xFFFFFFFF)
 # Largest count table (bytes) we allow beyond max(64 MiB, 1/4 of the edge list's bytes).
 _COUNT_TABLE_MIN_BYTES = 64 << 20
 
@@ -112,7 +112,7 @@ def _scatter(src, dst, wbits, counts, bounds, out, new_label):
                 uu = np.uint64(u)
                 vv = np.uint64(v)
                 if keyed:
-                    w = np.int64(wbits[i]) & _LOW32
+                    w = np.int64(wbits[i]) & LOW32
                     out[np.uint64(row[uu])] = (np.int64(v) << 32) | w
                     out[np.uint64(row[vv])] = (np.int64(u) << 32) | w
                 else:

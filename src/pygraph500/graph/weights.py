@@ -19,11 +19,9 @@ import numpy as np
 from numba import njit, prange
 
 from ..errors import InputError
-from ..primitives.bits import bits_f32
+from ..primitives.bits import LOW32, bits_f32
 
 __all__ = ["check_weights", "split_keys", "by_weight"]
-
-_LOW32 = np.int64(0xFFFFFFFF)
 
 
 @njit(cache=True)
@@ -74,7 +72,7 @@ def _write_split(indptr, keys, newptr, indices, wbits):
             nb = keys[i] >> 32
             if nb != last:  # rows are sorted by key: the first of a run has the least weight
                 indices[w] = nb
-                wbits[w] = np.int32(keys[i] & _LOW32)
+                wbits[w] = np.int32(keys[i] & LOW32)
                 w += 1
                 last = nb
 
@@ -160,7 +158,7 @@ def _sort_rows(indptr, indices, wbits, rows, out_i, out_w, buf, cnt):
                     insertion_sort(src, start, end)
                 start = end
         for j in range(k):
-            out_i[a + j] = src[j] & _LOW32
+            out_i[a + j] = src[j] & LOW32
             out_w[a + j] = np.int32(src[j] >> 32)
 
 

@@ -2,16 +2,20 @@
 bitmap word) and ``popcount`` on uint64 words; ``f32_bits`` / ``bits_f32``, the float32 <->
 int32 bitcasts of kernel 3 (non-negative float32 values order as their bit patterns do, so a
 distance fits in an integer word that atomics can compare). Numba intrinsics expanding to one
-LLVM instruction each.
+LLVM instruction each. ``LOW32``: the mask of a word's low half, where two 32-bit values
+share an int64 (``hi << 32 | lo``).
 """
 from __future__ import annotations
 
+import numpy as np
 from llvmlite import ir
 from numba import types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
-__all__ = ["cttz", "popcount", "f32_bits", "bits_f32"]
+__all__ = ["cttz", "popcount", "f32_bits", "bits_f32", "LOW32"]
+
+LOW32 = np.int64(0xFFFFFFFF)
 
 
 def _uint64_unary(emit, doc):

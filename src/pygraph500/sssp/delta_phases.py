@@ -37,9 +37,9 @@ import numpy as np
 from numba import njit, prange
 
 from ..primitives import fetch_add
-from ..primitives.bits import bits_f32
+from ..primitives.bits import LOW32, bits_f32
 from .bins import CHUNK, CHUNK_MASK, RING, chunks_needed, grow_pool, push, release_slot
-from .state import LOW32, prefetch, word_distance
+from .state import prefetch, word_distance
 
 __all__ = ["MAX_BIN", "MAX_ENTRIES", "bin_of", "slot_of", "take", "take_parallel", "settle",
            "settle_parallel", "rebase"]

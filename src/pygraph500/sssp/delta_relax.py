@@ -11,10 +11,10 @@ import numpy as np
 from numba import njit, prange
 
 from ..primitives import cas, fetch_add
-from ..primitives.bits import bits_f32, f32_bits
+from ..primitives.bits import LOW32, bits_f32, f32_bits
 from .bins import CHUNK, CHUNK_MASK
 from .delta_phases import bin_of, slot_of
-from .state import LOW32, prefetch
+from .state import prefetch
 
 __all__ = ["relax_edges", "relax_parallel"]
 

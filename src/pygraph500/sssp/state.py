@@ -35,14 +35,13 @@ from numba.extending import intrinsic
 from ..bfs.types import LevelTable, check_root
 from ..errors import InputError
 from ..primitives import clock_ns
-from ..primitives.bits import bits_f32
+from ..primitives.bits import LOW32, bits_f32
 
-__all__ = ["prefetch", "word_distance", "INF_BITS", "UNREACHED_WORD", "LOW32",
+__all__ = ["prefetch", "word_distance", "INF_BITS", "UNREACHED_WORD",
            "check_search", "init_state", "finish_state", "new_phase_log", "log_row", "log_grow",
            "log_close", "phase_table"]
 
 INF_BITS = np.int64(0x7F800000)  # +inf as float32 bits
-LOW32 = np.int64(0xFFFFFFFF)
 UNREACHED_WORD = np.int64((0x7F800000 << 32) | 0xFFFFFFFF)
 
 
