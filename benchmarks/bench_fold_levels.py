@@ -27,7 +27,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import bench_network  # noqa: E402  (this folder: one copy of each)
 
 EXCHANGES = tuple(bench_network.EXCHANGES)
-_current = threading.local()  # per rank thread: (its EmulatedComm, its per-level lists)
+_current = threading.local()  # per rank thread: (its EmulatedComm, its per-level lists), level
 
 
 def _timed_finish(finish):
@@ -40,9 +40,9 @@ def _timed_finish(finish):
         comm, levels = now
         before = bench_network._exchanged(comm.summary())
         finish(fold)
-        levels[len(_current.seen)].append(
+        levels[_current.level].append(
             (bench_network._exchanged(comm.summary()) - before, fold.sent_bytes))
-        _current.seen.append(None)
+        _current.level += 1
     return wrapper
 
 
@@ -59,7 +59,7 @@ def rank(comm, args, keys):
     for root in keys:
         for _ in range(args.repeats):
             for run in runs:
-                _current.run, _current.seen = (wrapped[run], out[run]), []
+                _current.run, _current.level = (wrapped[run], out[run]), 0
                 comm.barrier()
                 searchers[run].search(root)
                 _current.run = None
@@ -91,13 +91,13 @@ def main() -> None:
     totals = dict.fromkeys(EXCHANGES, 0.0)
     searches = len(keys) * args.repeats * args.procs
     for level in sorted(ranks[0][EXCHANGES[0]]):
-        cells, sent, reached = [], 0.0, 0
-        for exchange in EXCHANGES:
+        cells = []
+        for exchange in EXCHANGES:  # the same levels, packets and bytes both ways
             rows = [row for r in ranks for row in r[exchange].get(level, [])]
             mean = np.mean([row[0] for row in rows]) * 1e6
             totals[exchange] += mean * len(rows) / searches
             cells.append(mean)
-            sent, reached = np.mean([row[1] for row in rows]), len(rows) // args.procs
+        sent, reached = np.mean([row[1] for row in rows]), len(rows) // args.procs
         print(f"{level:>5} " + " ".join(f"{c:>14.2f}" for c in cells)
               + f" {1 - cells[0] / cells[1]:>7.2f} {sent:>9.0f} {reached:>8}")
     print(f"{'all':>5} " + " ".join(f"{totals[e]:>14.2f}" for e in EXCHANGES)
