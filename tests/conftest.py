@@ -1,8 +1,19 @@
 import os
+import signal
 
 import numba
 import numpy as np
 import pytest
+
+# The signal tests send SIGINT, SIGTERM and SIGHUP to the commands they start, which keep a
+# signal ignored when they were started ignoring it (as `nohup` asks). A shell's background
+# job without job control (`(make test &)`) starts with SIGINT ignored, and the children
+# would inherit that: the test process takes the default handlers instead, so its children
+# start with the defaults however the suite was launched.
+for _signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+    if signal.getsignal(_signum) is signal.SIG_IGN:
+        signal.signal(_signum, signal.default_int_handler if _signum == signal.SIGINT
+                      else signal.SIG_DFL)
 
 # The Graph500 reference's own output, shipped with the tests (a copy of
 # ../shared/testdata/graph500-reference, where new vectors arrive first); GRAPH500_TESTDATA
