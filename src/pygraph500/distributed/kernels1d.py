@@ -8,7 +8,8 @@ sort-unique of the prune step aside (``sort_unique``):
   ``--prune bitmap`` also drops the remote vertices the rank has sent before.
 - ``group_by_owner``: ``--prune none``, a counting sort of the NLF by owner (copies kept).
 - ``claim_unvisited`` (filter): the unvisited among received (local id, parent) rows get
-  their parent and join the next queue.
+  their parent and join the next queue, blocks claimed in any order giving the parents of
+  the order of ranks; ``fresh_to_queue`` puts the next queue in ascending order.
 - ``bottom_up_scan``: a bottom-up level over the allgathered frontier bitmaps;
   ``queue_to_bits`` / ``bits_to_queue`` switch a rank's frontier between queue and bitmap.
 
@@ -29,7 +30,7 @@ from ..primitives.bitmaps import ONE
 from .partition import block_starts, owner_local
 
 __all__ = ["expand_queue", "group_by_owner", "split_by_owner", "claim_unvisited",
-           "queue_to_bits", "bits_to_queue", "bottom_up_scan"]
+           "fresh_to_queue", "queue_to_bits", "bits_to_queue", "bottom_up_scan"]
 
 
 
@@ -146,9 +147,15 @@ def split_by_owner(nlf, m, size, okey, opar, starts):
 
 
 @njit(cache=True)
-def claim_unvisited(rows, indptr, parent, visited, nq, nqlen):
-    """Claim the unvisited vertices of rows (local id, parent); append them to nq. Returns
-    the new queue length and the degree sum of the claimed vertices."""
+def claim_unvisited(rows, indptr, parent, visited, fresh, nq, nqlen, split, rank):
+    """Claim the unvisited vertices of rows (local id, parent): set their bits in ``visited``
+    and ``fresh``, give them the row's parent and append them to nq. Blocks may come in any
+    order and the parents are those of claiming the own block first and then the others by
+    source rank: a vertex claimed in this level (its bit in ``fresh``) takes a row's parent
+    instead when the row's source (the parent's owner: a 1D rank sends rows of its own
+    vertices) comes first in that order. Returns the new queue length and the degree sum of
+    the claimed vertices; ``fresh_to_queue`` orders the queue after the level."""
+    size, pow2, shift, mask = split
     degsum = 0
     for k in range(rows.shape[0]):
         loc = rows[k, 0]
@@ -156,11 +163,31 @@ def claim_unvisited(rows, indptr, parent, visited, nq, nqlen):
         bit = ONE << np.uint64(loc & 63)
         if not (visited[w] & bit):
             visited[w] |= bit
+            fresh[w] |= bit
             parent[loc] = rows[k, 1]
             nq[nqlen] = loc
             nqlen += 1
             degsum += indptr[loc + 1] - indptr[loc]
+        elif fresh[w] & bit:
+            src = owner_local(np.int64(rows[k, 1]), size, pow2, shift, mask)[0]
+            held = owner_local(parent[loc], size, pow2, shift, mask)[0]
+            if held != rank and (src == rank or src < held):
+                parent[loc] = rows[k, 1]
     return nqlen, degsum
+
+
+@njit(cache=True)
+def fresh_to_queue(fresh, q, n):
+    """q[:n], the vertices of a level's claims, in ascending order (the next level's NLF is
+    then the same whatever order the blocks were claimed in), and ``fresh`` cleared: a sort
+    of a short queue, else a scan of the bitmap."""
+    if n * 16 < fresh.shape[0]:
+        q[:n].sort()
+        for i in range(n):
+            fresh[q[i] >> 6] = 0
+    else:
+        bits_to_queue(fresh, q)
+        fresh[:] = 0
 
 
 # queue_to_bits / bits_to_queue are the serial forms of primitives.bitmaps' queue_to_bitmap /

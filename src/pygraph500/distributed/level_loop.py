@@ -65,6 +65,8 @@ class LevelLoop:
     fields = LEVEL_FIELDS  # the per-level row a level returns (times last: comp, comm, total)
     switches_direction: bool  # direction-optimizing (Beamer's switch); else top-down only
     num_entries: int  # adjacency entries over all ranks (direction-optimizing only)
+    frontier_edges = 0  # during a top-down level: its frontier's edges over all ranks, as the
+    # last level's termination allreduce counted them (0 at the root without Beamer's switch)
 
     def search(self, root: int) -> DistBFSResult:
         """One BFS from global vertex ``root`` (collective: every rank calls it)."""
@@ -74,8 +76,9 @@ class LevelLoop:
             raise InputError(f"BFS root {root} is not a vertex: the graph has {n} vertices")
         parent, qlen, root_degree = self._start(root)
         stats = {k: [] for k in self.fields}
-        # global frontier size, its edges, the unvisited vertices' edges (Beamer's n_f, m_f, m_u)
-        nf, prev_nf = 1, 0
+        # global frontier size, its edges (0 at the root without Beamer's switch: only its
+        # owner knows them), the unvisited vertices' edges (Beamer's n_f, m_f, m_u)
+        nf, prev_nf, m_f = 1, 0, 0
         if self.switches_direction:
             m_f = int(comm.allreduce(root_degree))
             m_u = self.num_entries - m_f
@@ -87,6 +90,7 @@ class LevelLoop:
             if bottom_up:
                 row, found, degsum = self._bottom_up_level(parent, qlen)
             else:
+                self.frontier_edges = m_f
                 row, found, degsum = self._top_down_level(parent, qlen)
             t0 = time.perf_counter()
             news = comm.allreduce(np.array([found, degsum], dtype=np.int64))
@@ -95,9 +99,8 @@ class LevelLoop:
             row[-1] += t1 - t0   # time
             for name, value in zip(self.fields, row):
                 stats[name].append(value)
-            prev_nf, nf = nf, int(news[0])
+            prev_nf, nf, m_f = nf, int(news[0]), int(news[1])
             if self.switches_direction:
-                m_f = int(news[1])
                 m_u -= m_f
             qlen = found
             if bottom_up:

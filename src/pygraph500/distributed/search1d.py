@@ -35,13 +35,17 @@ One top-down level, on every rank:
 3. **exchange** (4.3.2 D): counts, then the ``(local id at the owner, parent)`` pairs with
    alltoallv; the rank's own block never leaves it.
 4. **filter**: the received pairs (and the own block) are checked against the local visited
-   bitmap; a new vertex gets its parent and joins the next queue.
+   bitmap; a new vertex gets its parent and joins the next queue. A vertex found by several
+   ranks gets the parent of the own block, else of the lowest source rank, whatever order
+   the blocks are claimed in, and the next queue is sorted (``claim_unvisited``,
+   ``fresh_to_queue``): the tree does not depend on when blocks arrive.
 
    ``pipeline`` (thesis 5.2; ``--pipeline``): steps 2-4 per owner. The NLF is split by owner
    (a stable counting sort), each peer's block is pruned and sent as a packet while the
-   next block is pruned, the own block last; the received blocks are filtered as they
-   arrive, in rank order, so every row, byte and parent is the all-at-once exchange's (but
-   the counts, which a packet's length replaces).
+   next block is pruned, the own block last and claimed while the packets travel; the
+   received blocks are filtered as they arrive. Every row, byte and parent is the
+   all-at-once exchange's (but the counts, which a packet's length replaces). A level whose
+   frontier has fewer than ``PIPELINE_ROWS`` edges per pair of ranks runs all at once.
 5. **terminate**: an allreduce of the next queues' sizes (Algorithm 4 line 35).
 
 Here ``DistSearcher`` keeps a rank's buffers and runs the steps; their compiled kernels are
@@ -67,13 +71,13 @@ from ..primitives.bitmaps import ONE
 from .build import DistGraph
 from .comm import KeptBuffers
 from .kernels1d import (bits_to_queue, bottom_up_scan, claim_unvisited, expand_queue,
-                        group_by_owner, queue_to_bits, split_by_owner)
+                        fresh_to_queue, group_by_owner, queue_to_bits, split_by_owner)
 from .level_loop import DistBFSResult, LevelLoop
 from .modes import DEFAULT_DIST_ALGORITHM, DEFAULT_PRUNE, check_modes
 from .partition import owner_split, vertex_dtype
 from .sort_unique import sort_unique
 
-__all__ = ["DistSearcher", "bfs_dist", "PACK_PARENTS", "UNIQUE_BITS"]
+__all__ = ["DistSearcher", "bfs_dist", "PACK_PARENTS", "UNIQUE_BITS", "PIPELINE_ROWS"]
 
 # The searcher's tunables, read when a searcher is made (tests change them here).
 # Pack (NLF key, parent) into one int64 word when both fit (up to about SCALE 30); else the
@@ -84,6 +88,10 @@ PACK_PARENTS = True
 UNIQUE_BITS = 15
 # A pipelined level's packets (the 2D fold's are 7).
 LEVEL_TAG = 5
+# With --pipeline, a top-down level whose frontier has fewer edges than this many per pair
+# of ranks exchanges all at once: its block calls and packets (some microseconds each, in
+# Python) would cost more than the overlap saves. Read at call time.
+PIPELINE_ROWS = 4096
 
 
 
@@ -126,6 +134,8 @@ class DistSearcher(LevelLoop):
         self.unique_bits = UNIQUE_BITS
         nl = part.num_local
         self.visited = np.zeros((nl + 63) // 64, dtype=np.uint64)
+        # a top-down level's vertices claimed so far (``claim_unvisited``)
+        self.fresh = np.zeros_like(self.visited)
         self.seen = np.zeros((graph.num_columns + 63) // 64 if prune == "bitmap" else 1,
                              dtype=np.uint64)
         column = graph.column if prune == "bitmap" else np.zeros(1, dtype=self.itype)
@@ -168,9 +178,12 @@ class DistSearcher(LevelLoop):
         vertices found, their degree sum)."""
         t0 = time.perf_counter()
         m, kept, key, par = self._expand(qlen)
-        exchange = self._pipelined if self.pipeline and self.size > 1 else self._all_at_once
+        pairs = self.size * self.size
+        overlap = self.pipeline and pairs > 1 and self.frontier_edges >= PIPELINE_ROWS * pairs
+        exchange = self._pipelined if overlap else self._all_at_once
         counts, recvcounts, nqlen, enq_local, degsum, comm_s = exchange(parent, key, par, m,
                                                                           kept)
+        fresh_to_queue(self.fresh, self.next, np.int64(nqlen))
         t3 = time.perf_counter()
         self.queue, self.next = self.next, self.queue
         width = np.dtype(self.itype).itemsize * 2
@@ -196,21 +209,24 @@ class DistSearcher(LevelLoop):
         """The kernels' NLF record: (words, parents, lbits, pbits)."""
         return key, par, np.int64(self.lbits), np.int64(self.pbits)
 
-    def _prune(self, key, par, m: int, send, counts) -> int:
+    def _prune(self, key, par, m: int, send, counts, one_owner: bool = False) -> int:
         """Step 2 on ``key[:m]``: rows (local id, parent) grouped by owner into ``send``, the
-        rows per owner in ``counts``; returns their number."""
+        rows per owner in ``counts``; returns their number. ``one_owner``: the keys share
+        their owner (a pipelined block), whose bits need no sorting."""
         if self.prune == "sort-unique":
             tkey = self._bufs.rows("tkey", m, np.int64)
             tpar = self._bufs.rows("tpar", 1 if self.pbits else m, self.itype)
-            return int(sort_unique(self._nlf(key, par), np.int64(m), np.int64(self.key_bits),
+            key_bits = self.lbits if one_owner else self.key_bits
+            return int(sort_unique(self._nlf(key, par), np.int64(m), np.int64(key_bits),
                                    np.int64(self.unique_bits), (tkey, tpar), send, counts))
         return int(group_by_owner(self._nlf(key, par), np.int64(m), np.int64(self.size), send,
                                   counts))
 
     def _claim(self, rows, parent, nqlen: int) -> tuple[int, int]:
-        """Step 4 on received or own rows: (the next queue's length, degree sum claimed)."""
-        n, deg = claim_unvisited(rows, self.graph.indptr, parent, self.visited, self.next,
-                                 np.int64(nqlen))
+        """Step 4 on received or own rows, in any order of blocks (``claim_unvisited``): (the
+        next queue's length, degree sum claimed)."""
+        n, deg = claim_unvisited(rows, self.graph.indptr, parent, self.visited, self.fresh,
+                                 self.next, np.int64(nqlen), self.split, np.int64(self.rank))
         return int(n), int(deg)
 
     def _all_at_once(self, parent, key, par, m, kept):
@@ -239,9 +255,9 @@ class DistSearcher(LevelLoop):
     def _pipelined(self, parent, key, par, m, kept):
         """Steps 2-4 pipelined (thesis 5.2): the NLF split by owner, then each peer's block
         pruned and sent (a packet, non-blocking) while the next one is pruned, the own block
-        last; the peers' blocks are claimed as they arrive, in rank order, as the all-at-once
-        exchange claims them (the same parents). The same rows travel; no counts exchange
-        (a packet carries its length). Returns what ``_all_at_once`` does."""
+        last and claimed while the packets travel, the peers' blocks claimed as they arrive.
+        The same rows travel; no counts exchange (a packet carries its length). Returns what
+        ``_all_at_once`` does."""
         size, rank, packed = self.size, self.rank, self.pbits > 0
         okey = self._bufs.rows("okey", kept, np.int64)
         opar = self._bufs.rows("opar", 1 if packed else kept, self.itype)
@@ -255,7 +271,7 @@ class DistSearcher(LevelLoop):
             d = (rank + step) % size
             lo, hi = int(starts[d]), int(starts[d + 1])
             c = self._prune(okey[lo:hi], opar if packed else opar[lo:hi], hi - lo, send[w:],
-                            block_counts)
+                            block_counts, one_owner=True)
             counts[d] = c
             if d == rank:
                 own = send[w:w + c]
@@ -266,18 +282,14 @@ class DistSearcher(LevelLoop):
         nqlen, degsum = self._claim(own, parent, 0)
         enq_local = nqlen
         recvcounts, comm_s = np.zeros(size, dtype=np.int64), 0.0
-        waiting, arrived = [r for r in range(size) if r != rank], {}
-        while waiting:
+        for _ in range(size - 1):
             t1 = time.perf_counter()
             source, packet = self.comm.recv_packet(LEVEL_TAG)
             comm_s += time.perf_counter() - t1
-            arrived[source] = packet.view(self.itype).reshape(-1, 2)
-            while waiting and waiting[0] in arrived:
-                src = waiting.pop(0)
-                rows = arrived.pop(src)
-                recvcounts[src] = rows.shape[0]
-                nqlen, deg = self._claim(rows, parent, nqlen)
-                degsum += deg
+            rows = packet.view(self.itype).reshape(-1, 2)
+            recvcounts[source] = rows.shape[0]
+            nqlen, deg = self._claim(rows, parent, nqlen)
+            degsum += deg
         t1 = time.perf_counter()
         for request in requests:
             request.wait()
