@@ -25,9 +25,10 @@ it predicts for more ranks on other networks.
    have left, paper 001 4.3, against "at-once": sent when the scan ends), each root's
    fastest of ``--repeats``, split into compute,
    communication and waiting; the communication seconds of the exchange (``xchg``: the
-   ranks' mean time blocked for their own messages, not for late peers, in the alltoallv or
-   the packets of 1D, the fold's packets of 2D and, bottom-up, the rotation's bitmaps), the
-   share of them the overlap hides (1 - pipelined / at-once), and the bytes sent.
+   ranks' mean time blocked that the network adds, beyond what they would wait for late
+   peers on a free network, in the alltoallv or the packets of 1D, the fold's packets of 2D
+   and, bottom-up, the rotation's bitmaps), the share of them the overlap hides (1 -
+   pipelined / at-once), and the bytes sent.
 
     python benchmarks/bench_network.py [--scale 16] [--roots 8] [--repeats 5] [--procs 2 4]
         [--model-procs 2 4 8 16 32 64] [--model-roots 8] [--partitions 1d 2d]
@@ -138,8 +139,8 @@ def measured(comm, searcher, root: int) -> float:
 
 
 def _exchanged(summary: dict) -> float:
-    """A rank's communication seconds in the exchange's operations (``EXCHANGE_OPS``): blocked
-    for its own messages, not waiting for late peers."""
+    """A rank's communication seconds in the exchange's operations (``EXCHANGE_OPS``): what
+    the network adds to the time blocked there, not waiting for late peers."""
     return sum(summary["ops"].get(op, {"communication": 0.0})["communication"]
                for op in EXCHANGE_OPS)
 

@@ -119,15 +119,40 @@ class FakeClock:
         return self.t
 
 
-def test_settle_charges_what_is_left_of_an_exchange():
-    """An exchange started at 0 whose own messages take 2 s and whose data are ready at 5 s,
-    waited for at 1, 3 and 6 s."""
-    for now, blocked, comm in [(1.0, 4.0, 1.0), (3.0, 2.0, 0.0), (6.0, 0.0, 0.0)]:
+def test_settle_splits_the_blocked_time_by_the_free_network():
+    """A rank at 5 s whose free network clock is at 3 s (2 s of communication so far) waits
+    for data ready at ``ready``, at ``free_ready`` on the free network: blocked until ready,
+    of it waiting what the free clock is blocked, the rest communication; below zero when a
+    peer's lateness covers the delay the network caused before."""
+    for ready, free_ready, blocked, waited in [(9.0, 4.0, 4.0, 1.0), (9.0, 8.0, 4.0, 5.0),
+                                               (4.0, 2.0, 0.0, 0.0)]:
         clock = RankClock(lambda: 0.0)
-        clock.now = now
-        clock.settle("x", 0.0, 5.0, 2.0)
-        assert (clock.now, clock.communication, clock.wait) == (now + blocked, comm,
-                                                                blocked - comm)
+        clock.now, clock.free = 5.0, 3.0
+        clock.settle("x", ready, free_ready)
+        assert (clock.now, clock.free) == (5.0 + blocked, 3.0 + waited)
+        assert (clock.communication, clock.wait) == (blocked - waited, waited)
+        assert clock.ops["x"][3:] == [blocked, blocked - waited]
+
+
+def test_late_packets_are_communication_once():
+    """Ranks 0 and 1 send rank 2 a packet of 1000 bytes (2 us) at 5 and 10 us. Rank 2 blocks
+    from 0 for both: 7 us for the first (5 waiting for rank 0, 2 communication), 5 for the
+    second (all waiting: on a free network it would arrive at 10 us too, 5 after the
+    first). The network adds 2 us in all, not one packet's time for each."""
+    def body(comm):
+        fake = FakeClock()
+        e = EmulatedComm(comm, NET, clock=fake)
+        if comm.rank < 2:
+            fake.t = (5 + 5 * comm.rank) * US
+            e.isend(np.zeros(1000, dtype=np.uint8), 2).wait()
+            return None
+        e.recv_packet()
+        e.recv_packet()
+        return e.summary()
+
+    got = ThreadComm.run(3, body)[2]
+    assert (got["virtual_time"], got["communication"], got["wait"]) == \
+        pytest.approx((12 * US, 2 * US, 10 * US), rel=1e-9)
 
 
 def script(comm, fake):

@@ -27,12 +27,16 @@ The virtual clock of a rank is compute + communication + wait:
   (a ring, a 2D torus) is a ``cost`` that counts the hops between the two ranks, plus, where
   messages in flight together share a link, a booking of each link's busy time, which a full
   topology never needs and which is not built.
-- **wait** follows from the messages' dependencies: a message arrives at the sender's clock
-  when it was sent plus its cost; a rank's clock after receiving is the latest of its own and
-  the arrivals. Of the time a rank spends blocked, the part its own messages would have taken
-  had every peer started with it is communication, the rest is waiting for late peers.
-  ``settle`` applies it to an exchange started at t and waited for at t' >= t: it costs
-  max(0, arrival - t'), what a non-blocking exchange overlapped with compute needs.
+- **blocked** time follows from the messages' dependencies: a message arrives at the sender's
+  clock when it was sent plus its cost; a rank's clock after receiving is the latest of its
+  own and the arrivals, so an exchange started at t and waited for at t' >= t costs max(0,
+  arrival - t'), what a non-blocking exchange overlapped with compute needs. It splits into
+  **wait** and **communication** by a second clock beside the first, the rank's time on a
+  free network (no latency, infinite bandwidth: ``FREE``), kept by the same models from
+  the same compute: wait is what the rank would be blocked there too (for late peers), and
+  communication what the network adds, the difference. Over a run the communication is the
+  virtual time less the free network's; in one operation it can be below zero (a peer's
+  lateness covers a delay the network caused the rank before).
 
 The collectives are modelled as MPI libraries run them (not the best schedule on an ideal
 network):
@@ -48,8 +52,8 @@ network):
   they are equal). ``split`` is an allgather of (color, key): 16 bytes a rank.
 - ``bcast``: a binomial tree from the root; a sender's messages leave one round apart.
 - ``isend`` / ``recv_packet``: a packet leaves when its link is free (one after another to
-  one peer), arrives ``latency + n / bandwidth`` later; a send's ``wait`` ends when its bytes
-  have left. A message to oneself costs nothing. A receive takes the packet of the earliest
+  one peer), arrives ``latency + n / bandwidth`` later (on the free network: when sent); a
+  send's ``wait`` ends when its bytes have left. A message to oneself costs nothing. A receive takes the packet of the earliest
   arrival among those the real communicator has delivered; one that does not block
   (``block=False``, a poll, as MPI's Iprobe inside a computation) returns None while that
   arrival is still ahead of the rank's clock, so a rank that polls between two pieces of
@@ -58,8 +62,8 @@ network):
 
 Bytes are a Python object's pickled size (what MPIComm sends), an array's bytes, 8 for a
 number. To know when messages arrive, every collective first allgathers the ranks' clocks on
-the real communicator, and every packet carries its arrival time in 8 trailing bytes; neither
-is counted nor timed. A sub-communicator (``split``) shares its rank's clock.
+the real communicator, and every packet carries its two arrival times in 16 trailing bytes;
+neither is counted nor timed. A sub-communicator (``split``) shares its rank's clock.
 """
 from __future__ import annotations
 
@@ -75,7 +79,7 @@ import numpy as np
 from ..errors import InputError
 from .comm import Comm, is_array, send_counts
 
-__all__ = ["NETWORK_VARIABLE", "TOPOLOGIES", "COMPUTE_CLOCKS", "Network", "parse_network",
+__all__ = ["NETWORK_VARIABLE", "TOPOLOGIES", "COMPUTE_CLOCKS", "Network", "FREE", "parse_network",
            "network_from_environment", "emulated", "EmulatedComm", "RankClock",
            "virtual_time", "network_report", "rounds", "dissemination", "bruck_bytes",
            "binomial", "alltoallv_ready"]
@@ -86,7 +90,7 @@ COMPUTE_CLOCKS = ("cpu", "wall")
 TIME_UNITS = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}
 RATE_UNITS = {"B/s": 1.0, "KB/s": 1e3, "MB/s": 1e6, "GB/s": 1e9}
 COUNT_BYTES = 8          # one alltoallv count
-TRAILER = 8              # a packet's arrival time, float64
+TRAILER = 16             # a packet's arrival times (the network's, the free one's), float64
 _QUANTITY = re.compile(r"((?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)\s*(\S+)")
 
 
@@ -110,6 +114,10 @@ class Network:
         return (f"latency={_shown(self.latency, TIME_UNITS)},"
                 f"bandwidth={_shown(self.bandwidth, RATE_UNITS)},"
                 f"topology={self.topology},compute={self.compute}")
+
+
+# The free network: what a rank's time would be with no communication cost (``RankClock``).
+FREE = Network(latency=0.0, bandwidth=float("inf"))
 
 
 def _shown(value: float, units: dict) -> str:
@@ -244,13 +252,14 @@ def alltoallv_ready(clocks: np.ndarray, me: int, recv_bytes: np.ndarray,
 # ---- one rank's clock and totals --------------------------------------------------------------
 
 class RankClock:
-    """A rank's virtual clock and totals, shared by its communicator and those split from it.
-    ``read``: the compute clock (seconds)."""
+    """A rank's virtual clock (``now``), its clock on the free network (``free``) and totals,
+    shared by its communicator and those split from it. ``read``: the compute clock
+    (seconds)."""
 
     def __init__(self, read):
         self.read = read
         self.mark = read()
-        self.now = self.compute = self.communication = self.wait = 0.0
+        self.now = self.free = self.compute = self.communication = self.wait = 0.0
         # operation -> [calls, messages, bytes, seconds blocked, of them communication]
         self.ops: dict = {}
 
@@ -260,6 +269,7 @@ class RankClock:
         dt = max(0.0, t - self.mark)
         self.mark = t
         self.now += dt
+        self.free += dt
         self.compute += dt
         return self.now
 
@@ -273,15 +283,17 @@ class RankClock:
         row[1] += int(messages)
         row[2] += int(nbytes)
 
-    def settle(self, op: str, start: float, ready: float, own: float) -> None:
-        """The rank waits (from ``now``) for data ready at ``ready`` of an exchange started at
-        ``start`` whose own messages take ``own`` seconds: blocked max(0, ready - now), of it
-        communication what ``own`` has left after ``now``, the rest waiting."""
+    def settle(self, op: str, ready: float, free_ready: float) -> None:
+        """The rank waits for data ready at ``ready``, at ``free_ready`` on the free network:
+        blocked max(0, ready - now); of it waiting what the free network's clock is blocked,
+        the rest communication (see the module docstring)."""
         blocked = max(0.0, ready - self.now)
-        comm = min(blocked, max(0.0, start + own - self.now))
+        waited = max(0.0, free_ready - self.free)
+        comm = blocked - waited
         self.communication += comm
-        self.wait += blocked - comm
+        self.wait += waited
         self.now += blocked
+        self.free += waited
         row = self.ops.setdefault(op, [0, 0, 0, 0.0, 0.0])
         row[3] += blocked
         row[4] += comm
@@ -314,16 +326,17 @@ def _row_bytes(a) -> int:
 
 
 class _Request:
-    """A send in flight: its real request and when its bytes have left the sender."""
+    """A send in flight: its real request and when its bytes have left the sender (on the
+    network, and on the free network: when it was sent)."""
 
-    def __init__(self, comm: "EmulatedComm", req, start: float, done: float):
-        self.comm, self.req, self.start, self.done = comm, req, start, done
+    def __init__(self, comm: "EmulatedComm", req, done: float, free_done: float):
+        self.comm, self.req, self.done, self.free_done = comm, req, done, free_done
 
     def wait(self) -> None:
         clock = self.comm.clock
         clock.enter()
         self.req.wait()
-        clock.settle("isend", self.start, self.done, self.done - self.start)
+        clock.settle("isend", self.done, self.free_done)
         clock.leave()
 
 
@@ -341,8 +354,9 @@ class EmulatedComm(Comm):
         if not isinstance(clock, RankClock):
             clock = RankClock(clock or default_clock(network))
         self.clock = clock
-        self._free: dict = {}  # peer -> when the link to it is free (packets)
-        self._held: list = []  # (arrival, order received, tag, source, body): not yet read
+        self._links: dict = {}  # peer -> when the link to it is idle (packets)
+        # (arrival, order received, tag, source, body, free network arrival): not yet read
+        self._held: list = []
         self._received = 0
 
     def virtual_time(self) -> float:
@@ -359,21 +373,22 @@ class EmulatedComm(Comm):
         return self.clock.summary()
 
     def _clocks(self, t: float) -> np.ndarray:
-        """Every rank's clock (the real communicator's allgather, not counted)."""
-        return np.asarray(self.inner.allgather(np.array([t]))).reshape(-1)
+        """Every rank's clock and free network clock, (2, P) (the real communicator's
+        allgather, not counted)."""
+        pair = np.array([t, self.clock.free])
+        return np.asarray(self.inner.allgather(pair)).reshape(-1, 2).T
 
-    def _finish(self, op: str, t: float, clocks: np.ndarray, model) -> None:
-        """Settle a collective entered at ``t``: ``model(clocks)`` is this rank's time after
-        it; the same with every rank at ``t`` gives the rank's own part."""
-        own = model(np.full(self.size, t)) - t
-        self.clock.settle(op, t, model(clocks), own)
+    def _finish(self, op: str, clocks: np.ndarray, model) -> None:
+        """Settle a collective: ``model(clocks, network)`` is this rank's time after it, on
+        the network and (with the free clocks) on the free one."""
+        self.clock.settle(op, model(clocks[0], self.network), model(clocks[1], FREE))
         self.clock.leave()
 
-    def _rounds(self, op: str, t: float, clocks: np.ndarray, sent: list) -> None:
+    def _rounds(self, op: str, clocks: np.ndarray, sent: list) -> None:
         """A dissemination-pattern collective: ``sent[k]`` the bytes of each rank in round k."""
         me = self.rank
         self.clock.count(op, len(sent), sum(int(s[me]) for s in sent))
-        self._finish(op, t, clocks, lambda c: dissemination(c, sent, self.network)[me])
+        self._finish(op, clocks, lambda c, net: dissemination(c, sent, net)[me])
 
     def alltoallv(self, send, sendcounts, out=None, displs=None):
         t = self.clock.enter()
@@ -386,12 +401,11 @@ class EmulatedComm(Comm):
         recv_bytes[me] = 0
         self.clock.count("alltoallv counts", p - 1, COUNT_BYTES * (p - 1))
         self.clock.count("alltoallv", np.count_nonzero(sc), int(sc.sum()) * row)
-        self._finish("alltoallv", t, clocks,
-                     lambda c: alltoallv_ready(c, me, recv_bytes, self.network))
+        self._finish("alltoallv", clocks, lambda c, net: alltoallv_ready(c, me, recv_bytes, net))
         return recv, rc
 
-    def _gathered(self, op: str, t: float, clocks: np.ndarray, blocks) -> None:
-        self._rounds(op, t, clocks, bruck_bytes(blocks))
+    def _gathered(self, op: str, clocks: np.ndarray, blocks) -> None:
+        self._rounds(op, clocks, bruck_bytes(blocks))
 
     def allgather(self, obj):
         t = self.clock.enter()
@@ -399,14 +413,14 @@ class EmulatedComm(Comm):
         out = self.inner.allgather(obj)
         blocks = ([int(obj.nbytes)] * self.size if is_array(obj)
                   else [_pickled(o) for o in out])
-        self._gathered("allgather", t, clocks, blocks)
+        self._gathered("allgather", clocks, blocks)
         return out
 
     def allgatherv(self, array):
         t = self.clock.enter()
         clocks = self._clocks(t)
         out, counts = self.inner.allgatherv(array)
-        self._gathered("allgatherv", t, clocks, np.asarray(counts) * _row_bytes(out))
+        self._gathered("allgatherv", clocks, np.asarray(counts) * _row_bytes(out))
         return out, counts
 
     def allreduce(self, value, op="sum"):
@@ -414,14 +428,14 @@ class EmulatedComm(Comm):
         clocks = self._clocks(t)
         out = self.inner.allreduce(value, op)
         n = int(value.nbytes) if is_array(value) else 8
-        self._rounds("allreduce", t, clocks, [np.full(self.size, n)] * rounds(self.size))
+        self._rounds("allreduce", clocks, [np.full(self.size, n)] * rounds(self.size))
         return out
 
     def barrier(self):
         t = self.clock.enter()
         clocks = self._clocks(t)
         self.inner.barrier()
-        self._rounds("barrier", t, clocks, [np.zeros(self.size, np.int64)] * rounds(self.size))
+        self._rounds("barrier", clocks, [np.zeros(self.size, np.int64)] * rounds(self.size))
 
     def bcast(self, obj, root=0):
         t = self.clock.enter()
@@ -431,15 +445,14 @@ class EmulatedComm(Comm):
         v = (self.rank - root) % p
         children = sum(1 for k in range(v.bit_length(), rounds(p)) if v + (1 << k) < p)
         self.clock.count("bcast", children, children * n)
-        self._finish("bcast", t, clocks,
-                     lambda c: binomial(c, root, n, self.network)[self.rank])
+        self._finish("bcast", clocks, lambda c, net: binomial(c, root, n, net)[self.rank])
         return out
 
     def split(self, color, key=0):
         t = self.clock.enter()
         clocks = self._clocks(t)
         sub = self.inner.split(color, key)
-        self._gathered("split", t, clocks, [16] * self.size)
+        self._gathered("split", clocks, [16] * self.size)
         return EmulatedComm(sub, self.network, self.clock)
 
     def abort(self, code=1):
@@ -451,14 +464,15 @@ class EmulatedComm(Comm):
         dest, n = int(dest), int(body.shape[0])
         done = arrival = t  # a packet to oneself never leaves
         if dest != self.rank:
-            start = max(t, self._free.get(dest, t))  # after the packets before it
-            done = self._free[dest] = start + n / self.network.bandwidth
+            start = max(t, self._links.get(dest, t))  # after the packets before it
+            done = self._links[dest] = start + n / self.network.bandwidth
             arrival = float(start + self.network.cost(self.rank, dest, n))
             self.clock.count("isend", 1, n)
-        wire = np.concatenate((body, np.array([arrival], dtype=np.float64).view(np.uint8)))
+        free = self.clock.free
+        wire = np.concatenate((body, np.array([arrival, free], dtype=np.float64).view(np.uint8)))
         req = self.inner.isend(wire, dest, tag)
         self.clock.leave()
-        return _Request(self, req, t, done)
+        return _Request(self, req, done, free)
 
     def recv_packet(self, tag=0, block=True):
         t = self.clock.enter()
@@ -473,20 +487,18 @@ class EmulatedComm(Comm):
             self.clock.leave()
             return None
         self._held.remove(first)
-        arrival, _, _, source, body = first
-        own = 0.0 if source == self.rank else float(self.network.cost(source, self.rank,
-                                                                      body.shape[0]))
+        arrival, _, _, source, body, free_arrival = first
         self.clock.count("recv_packet", 0, 0)
-        self.clock.settle("recv_packet", t, arrival, own)
+        self.clock.settle("recv_packet", arrival, free_arrival)
         self.clock.leave()
         return source, body
 
     def _hold(self, tag: int, source: int, wire: np.ndarray) -> None:
         """Keep a packet the real communicator delivered until its virtual arrival (the
-        time in its last bytes); the order received breaks ties (one source's packets
-        arrive in the order sent)."""
-        arrival = float(np.frombuffer(wire[-TRAILER:].tobytes(), dtype=np.float64)[0])
-        self._held.append((arrival, self._received, tag, source, wire[:-TRAILER]))
+        times in its last bytes: on the network, on the free network); the order received
+        breaks ties (one source's packets arrive in the order sent)."""
+        arrival, free = np.frombuffer(wire[-TRAILER:].tobytes(), dtype=np.float64).tolist()
+        self._held.append((arrival, self._received, tag, source, wire[:-TRAILER], free))
         self._received += 1
 
 
