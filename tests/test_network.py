@@ -388,8 +388,7 @@ def _bfs(comm, network, algorithm, prune, pipeline=False):
                                              ("topdown-queue", "none")])
 @pytest.mark.parametrize("size", SIZES)
 @pytest.mark.parametrize("pipeline", [False, True])
-def test_bfs_under_the_wrapper(monkeypatch, size, algorithm, prune, pipeline):
-    monkeypatch.setattr(search1d, "PIPELINE_ROWS", 0)  # every top-down level in packets
+def test_bfs_under_the_wrapper(size, algorithm, prune, pipeline):
     network = parse_network("latency=2us,bandwidth=10GB/s")
     plain = ThreadComm.run(size, _bfs, None, algorithm, prune)
     wrapped = ThreadComm.run(size, _bfs, network, algorithm, prune, pipeline)
@@ -404,43 +403,43 @@ def test_bfs_under_the_wrapper(monkeypatch, size, algorithm, prune, pipeline):
 @pytest.mark.parametrize("prune", ["sort-unique", "none", "bitmap"])
 @pytest.mark.parametrize("pipeline_rows", [0, 4, 1 << 30])
 def test_pipelined_blocks_claimed_as_they_arrive(monkeypatch, prune, pipeline_rows):
-    """With ``--pipeline``, every top-down level in packets (PIPELINE_ROWS 0), the levels of
-    large frontiers only (4) or none (a huge PIPELINE_ROWS), the blocks claimed in the order
-    their packets arrive on a network where each rank's packets leave at different times:
-    the parents, rows and bytes of the plain all-at-once run, copies among the rows (prune
-    none) included; a counts exchange for each level run at once, and only for those."""
+    """With ``--pipeline``, every top-down level pruned and sent block by block
+    (PIPELINE_ROWS 0), those of large frontiers only (4) or none (a huge PIPELINE_ROWS: each
+    level pruned whole, then sent), the blocks claimed in the order their packets arrive on
+    a network where each rank's packets leave at different times: the parents, rows and
+    bytes of the plain all-at-once run, copies among the rows (prune none) included."""
     monkeypatch.setattr(search1d, "PIPELINE_ROWS", pipeline_rows)
+    blocks = []
+    pipelined = search1d.DistSearcher._pipelined
+
+    def counted(self, *args):
+        blocks.append(self.frontier_edges >= search1d.PIPELINE_ROWS * self.size ** 2)
+        return pipelined(self, *args)
+
+    monkeypatch.setattr(search1d.DistSearcher, "_pipelined", counted)
     network = parse_network("latency=3us,bandwidth=0.1GB/s")
     plain = ThreadComm.run(8, _bfs, None, "topdown-queue", prune)
     wrapped = ThreadComm.run(8, _bfs, network, "topdown-queue", prune, True)
-    at_once, levels = [], 0
-    for t in range(len(ROOTS)):  # a level's frontier edges: its NLF over the ranks (the
-        nlf = sum(wrapped[r][0][t][1]["nlf"] for r in range(8))  # root's: not known, 0)
-        at_once.append(int((np.concatenate(([0], nlf[1:])) < pipeline_rows * 64).sum()))
-        levels += len(nlf)
-    if pipeline_rows == 4:  # some levels of each kind
-        assert 0 < sum(at_once) < levels
     for r in range(8):
-        _check_bfs(8, "topdown-queue", plain[r][0], wrapped[r][0], True, at_once)
+        _check_bfs(8, "topdown-queue", plain[r][0], wrapped[r][0], True)
+    assert any(blocks) == (pipeline_rows < 1 << 30) and all(blocks) == (pipeline_rows == 0)
 
 
-def _check_bfs(size, algorithm, plain, wrapped, pipeline=False, at_once=None):
+def _check_bfs(size, algorithm, plain, wrapped, pipeline=False):
     """One rank's searches: the plain (all at once) run's parents and, per level, the same
     rows pruned, kept, sent and received; the bytes model's bytes, exactly (a pipelined
-    level's rows go as packets, with no counts exchange). ``at_once``: per search, the
-    top-down levels exchanged all at once (default: none when ``pipeline``, else all)."""
+    level's rows go as packets, with no counts exchange)."""
     rounds = (size - 1).bit_length()
-    for t, ((parent, blocking, _), (got, levels, sent)) in enumerate(zip(plain, wrapped)):
+    for (parent, blocking, _), (got, levels, sent) in zip(plain, wrapped):
         np.testing.assert_array_equal(got, parent)
         for name in ("direction", "queue", "nlf", "nlf_pruned", "local", "sent", "sent_bytes",
                      "received", "enqueued_local", "enqueued_received"):
             np.testing.assert_array_equal(levels[name], blocking[name])
         assert len(levels["direction"]) > 1  # the root has neighbours
         topdown = int((levels["direction"] == 0).sum())
-        counted = at_once[t] if at_once is not None else 0 if pipeline else topdown
-        assert sum(sent.get(op, 0) for op in ("isend", "alltoallv", "allgather")) == \
-            levels["sent_bytes"].sum()
-        assert sent.get("alltoallv counts", 0) == 8 * (size - 1) * counted
+        rows = "isend" if pipeline else "alltoallv"
+        assert sent.get(rows, 0) + sent.get("allgather", 0) == levels["sent_bytes"].sum()
+        assert sent.get("alltoallv counts", 0) == (0 if pipeline else 8 * (size - 1) * topdown)
         # the termination's two int64 per level (and the root's degree, with Beamer)
         first = 8 * rounds if algorithm == "direction-optimizing" else 0
         assert sent["allreduce"] == 16 * rounds * len(levels["direction"]) + first

@@ -96,8 +96,9 @@ def add(sub) -> None:
     p.add_argument("--pipeline", action="store_true",
                    help="distributed runs: the exchange overlapped with the computation. 1D "
                         "(thesis 5.2): a top-down level's exchange pipelined, each peer's "
-                        "block pruned and sent while the next is pruned (on GPUs each block "
-                        "on its own CUDA stream; default: one alltoallv a level); 2D (paper "
+                        "block pruned and sent while the next is pruned, the blocks claimed "
+                        "as they arrive (on GPUs each block on its own CUDA stream; default: "
+                        "one alltoallv a level); 2D (paper "
                         "001 4.3): the fold's packets sent while the scan goes on, the "
                         "claims made while the level's last packets travel (default: sent "
                         "when the scan ends). "

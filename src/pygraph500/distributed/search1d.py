@@ -40,12 +40,14 @@ One top-down level, on every rank:
    the blocks are claimed in, and the next queue is sorted (``claim_unvisited``,
    ``fresh_to_queue``): the tree does not depend on when blocks arrive.
 
-   ``pipeline`` (thesis 5.2; ``--pipeline``): steps 2-4 per owner. The NLF is split by owner
-   (a stable counting sort), each peer's block is pruned and sent as a packet while the
-   next block is pruned, the own block last and claimed while the packets travel; the
+   ``pipeline`` (thesis 5.2; ``--pipeline``): steps 2-4 per owner. The NLF is grouped by
+   owner (sort-unique's radix passes, whose last sorts by owner; else a stable counting
+   sort), each peer's block is pruned (made unique) and sent as a packet while the next
+   block is pruned, the own block last and claimed while the packets travel; the
    received blocks are filtered as they arrive. Every row, byte and parent is the
    all-at-once exchange's (but the counts, which a packet's length replaces). A level whose
-   frontier has fewer than ``PIPELINE_ROWS`` edges per pair of ranks runs all at once.
+   frontier has fewer than ``PIPELINE_ROWS`` edges per pair of ranks is pruned whole, then
+   sent, and its received blocks claimed together.
 5. **terminate**: an allreduce of the next queues' sizes (Algorithm 4 line 35).
 
 Here ``DistSearcher`` keeps a rank's buffers and runs the steps; their compiled kernels are
@@ -75,7 +77,7 @@ from .kernels1d import (bits_to_queue, bottom_up_scan, claim_unvisited, expand_q
 from .level_loop import DistBFSResult, LevelLoop
 from .modes import DEFAULT_DIST_ALGORITHM, DEFAULT_PRUNE, check_modes
 from .partition import owner_split, vertex_dtype
-from .sort_unique import sort_unique
+from .sort_unique import radix_sort, sort_unique
 
 __all__ = ["DistSearcher", "bfs_dist", "PACK_PARENTS", "UNIQUE_BITS", "PIPELINE_ROWS"]
 
@@ -89,8 +91,9 @@ UNIQUE_BITS = 15
 # A pipelined level's packets (the 2D fold's are 7).
 LEVEL_TAG = 5
 # With --pipeline, a top-down level whose frontier has fewer edges than this many per pair
-# of ranks exchanges all at once: its block calls and packets (some microseconds each, in
-# Python) would cost more than the overlap saves. Read at call time.
+# of ranks is pruned whole before its packets leave, and the packets it receives are claimed
+# together: calls per block (some microseconds each, in Python) would cost more than they
+# overlap. Read at call time.
 PIPELINE_ROWS = 4096
 
 
@@ -178,9 +181,7 @@ class DistSearcher(LevelLoop):
         vertices found, their degree sum)."""
         t0 = time.perf_counter()
         m, kept, key, par = self._expand(qlen)
-        pairs = self.size * self.size
-        overlap = self.pipeline and pairs > 1 and self.frontier_edges >= PIPELINE_ROWS * pairs
-        exchange = self._pipelined if overlap else self._all_at_once
+        exchange = self._pipelined if self.pipeline and self.size > 1 else self._all_at_once
         counts, recvcounts, nqlen, enq_local, degsum, comm_s = exchange(parent, key, par, m,
                                                                           kept)
         fresh_to_queue(self.fresh, self.next, np.int64(nqlen))
@@ -211,16 +212,33 @@ class DistSearcher(LevelLoop):
 
     def _prune(self, key, par, m: int, send, counts, one_owner: bool = False) -> int:
         """Step 2 on ``key[:m]``: rows (local id, parent) grouped by owner into ``send``, the
-        rows per owner in ``counts``; returns their number. ``one_owner``: the keys share
-        their owner (a pipelined block), whose bits need no sorting."""
+        rows per owner in ``counts``; returns their number. ``one_owner``: one owner's block
+        of ``_split``, whose keys are sorted already."""
         if self.prune == "sort-unique":
             tkey = self._bufs.rows("tkey", m, np.int64)
             tpar = self._bufs.rows("tpar", 1 if self.pbits else m, self.itype)
-            key_bits = self.lbits if one_owner else self.key_bits
+            key_bits = min(self.unique_bits, self.lbits) if one_owner else self.key_bits
             return int(sort_unique(self._nlf(key, par), np.int64(m), np.int64(key_bits),
                                    np.int64(self.unique_bits), (tkey, tpar), send, counts))
         return int(group_by_owner(self._nlf(key, par), np.int64(m), np.int64(self.size), send,
                                   counts))
+
+    def _split(self, key, par, m: int, kept: int):
+        """A pipelined level's NLF grouped by owner: (keys, parents, where each owner's
+        begin). Sort-unique's radix passes, whose last sorts by owner (each block is then
+        made unique on its own), else a counting sort by owner."""
+        starts = np.empty(self.size + 1, dtype=np.int64)
+        if self.prune == "sort-unique":
+            scratch = (self._bufs.rows("tkey", m, np.int64),
+                       self._bufs.rows("tpar", 1 if self.pbits else m, self.itype))
+            okey, opar, _, _ = radix_sort(self._nlf(key, par), np.int64(m),
+                                          np.int64(self.key_bits), np.int64(self.unique_bits),
+                                          scratch, starts)
+            return okey, opar, starts
+        okey = self._bufs.rows("okey", kept, np.int64)
+        opar = self._bufs.rows("opar", 1 if self.pbits else kept, self.itype)
+        split_by_owner(self._nlf(key, par), np.int64(m), np.int64(self.size), okey, opar, starts)
+        return okey, opar, starts
 
     def _claim(self, rows, parent, nqlen: int) -> tuple[int, int]:
         """Step 4 on received or own rows, in any order of blocks (``claim_unvisited``): (the
@@ -253,42 +271,60 @@ class DistSearcher(LevelLoop):
         return counts, recvcounts, nqlen, enq_local, deg_local + deg_recv, t2 - t1
 
     def _pipelined(self, parent, key, par, m, kept):
-        """Steps 2-4 pipelined (thesis 5.2): the NLF split by owner, then each peer's block
+        """Steps 2-4 pipelined (thesis 5.2): the NLF grouped by owner, then each peer's block
         pruned and sent (a packet, non-blocking) while the next one is pruned, the own block
         last and claimed while the packets travel, the peers' blocks claimed as they arrive.
+        A level of a small frontier is pruned whole, then sent, its blocks claimed together.
         The same rows travel; no counts exchange (a packet carries its length). Returns what
         ``_all_at_once`` does."""
         size, rank, packed = self.size, self.rank, self.pbits > 0
-        okey = self._bufs.rows("okey", kept, np.int64)
-        opar = self._bufs.rows("opar", 1 if packed else kept, self.itype)
-        starts = np.empty(size + 1, dtype=np.int64)
-        split_by_owner(self._nlf(key, par), np.int64(m), np.int64(size), okey, opar, starts)
         send = self._bufs.rows("send", kept, self.itype, 2)
         counts = np.zeros(size, dtype=np.int64)
-        block_counts = np.empty(size, dtype=np.int64)
-        requests, w, own = [], 0, None
-        for step in range(1, size + 1):  # the peers after this rank first, the own block last
+        whole = self.frontier_edges < PIPELINE_ROWS * size * size
+        if whole:
+            self._prune(key, par, m, send, counts)
+            starts = np.zeros(size + 1, dtype=np.int64)
+            np.cumsum(counts, out=starts[1:])
+            blocks = [send[starts[d]:starts[d + 1]] for d in range(size)]
+        else:
+            okey, opar, starts = self._split(key, par, m, kept)
+            block_counts = np.empty(size, dtype=np.int64)
+        requests, w = [], 0
+        for step in range(1, size):  # the peers after this rank first
             d = (rank + step) % size
-            lo, hi = int(starts[d]), int(starts[d + 1])
-            c = self._prune(okey[lo:hi], opar if packed else opar[lo:hi], hi - lo, send[w:],
-                            block_counts, one_owner=True)
-            counts[d] = c
-            if d == rank:
-                own = send[w:w + c]
+            if whole:
+                rows = blocks[d]
             else:
-                requests.append(self.comm.isend(send[w:w + c].view(np.uint8).reshape(-1), d,
-                                                LEVEL_TAG))
-            w += c
+                lo, hi = int(starts[d]), int(starts[d + 1])
+                c = self._prune(okey[lo:hi], opar if packed else opar[lo:hi], hi - lo,
+                                send[w:], block_counts, one_owner=True)
+                counts[d] = c
+                rows = send[w:w + c]
+                w += c
+            requests.append(self.comm.isend(rows.view(np.uint8).reshape(-1), d, LEVEL_TAG))
+        if whole:
+            own = blocks[rank]
+        else:
+            lo, hi = int(starts[rank]), int(starts[rank + 1])
+            c = counts[rank] = self._prune(okey[lo:hi], opar if packed else opar[lo:hi],
+                                           hi - lo, send[w:], block_counts, one_owner=True)
+            own = send[w:w + c]
         nqlen, degsum = self._claim(own, parent, 0)
         enq_local = nqlen
-        recvcounts, comm_s = np.zeros(size, dtype=np.int64), 0.0
+        recvcounts, comm_s, arrived = np.zeros(size, dtype=np.int64), 0.0, []
         for _ in range(size - 1):
             t1 = time.perf_counter()
             source, packet = self.comm.recv_packet(LEVEL_TAG)
             comm_s += time.perf_counter() - t1
             rows = packet.view(self.itype).reshape(-1, 2)
             recvcounts[source] = rows.shape[0]
-            nqlen, deg = self._claim(rows, parent, nqlen)
+            if whole:
+                arrived.append(rows)
+            else:
+                nqlen, deg = self._claim(rows, parent, nqlen)
+                degsum += deg
+        if whole:
+            nqlen, deg = self._claim(np.concatenate(arrived), parent, nqlen)
             degsum += deg
         t1 = time.perf_counter()
         for request in requests:

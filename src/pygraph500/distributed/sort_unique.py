@@ -15,7 +15,7 @@ from numba import njit
 
 from ..primitives.bitmaps import ONE
 
-__all__ = ["sort_unique", "radix_pass"]
+__all__ = ["sort_unique", "radix_sort", "radix_pass"]
 
 _DIGIT_BITS = 8
 
@@ -49,12 +49,12 @@ def radix_pass(a, b, n, shift, mask, cnt, first, payload):
 
 
 @njit(cache=True)
-def sort_unique(nlf, m, key_bits, unique_bits, scratch, send, counts):
-    """Sort the kept entries of ``nlf`` (key, par, lbits, pbits: ``kernels1d``'s record) by
-    key (see the module docstring; the parent rides in the low ``pbits`` bits of the word, or
-    in ``par`` when ``pbits`` is 0) and keep the first entry of every key: rows (local id,
-    parent) grouped by owner into send. ``scratch``: (keys, parents) as large as the NLF.
-    Returns the count."""
+def radix_sort(nlf, m, key_bits, unique_bits, scratch, starts):
+    """The radix passes of ``sort_unique``: the kept entries of ``nlf`` sorted by key down to
+    blocks of ``2**unique_bits`` keys, the owner's bits always sorted. Returns (keys,
+    parents, n, sorted): the arrays holding them (``nlf``'s or ``scratch``'s), their number
+    and whether a pass ran (else they are ``nlf``'s, -1 marks and all). ``starts``: when it
+    has size + 1 entries, where each owner's entries begin (a pipelined level's blocks)."""
     key, par, lbits, pbits = nlf
     tkey, tpar = scratch
     low = min(unique_bits, lbits)  # owner bits always sorted: the rows come out by owner
@@ -62,7 +62,7 @@ def sort_unique(nlf, m, key_bits, unique_bits, scratch, send, counts):
     payload = pbits == 0
     a_k, a_p, b_k, b_p = key, par, tkey, tpar
     n = m
-    first = True
+    passed = False
     if high > 0:
         passes = (high + _DIGIT_BITS - 1) // _DIGIT_BITS
         bits = (high + passes - 1) // passes
@@ -70,10 +70,29 @@ def sort_unique(nlf, m, key_bits, unique_bits, scratch, send, counts):
         cnt = np.empty((1 << bits) + 1, np.int64)
         shift = pbits + low
         for _ in range(passes):
-            n = radix_pass((a_k, a_p), (b_k, b_p), n, shift, mask, cnt, first, payload)
+            n = radix_pass((a_k, a_p), (b_k, b_p), n, shift, mask, cnt, not passed, payload)
             a_k, a_p, b_k, b_p = b_k, b_p, a_k, a_p
             shift += bits
-            first = False
+            passed = True
+    if starts.shape[0] > 1 and passed:  # the owner bits lead the key: each owner's first
+        owners = np.arange(starts.shape[0]) << (lbits + pbits)
+        starts[:] = np.searchsorted(a_k[:n], owners)
+    return a_k, a_p, n, passed
+
+
+@njit(cache=True)
+def sort_unique(nlf, m, key_bits, unique_bits, scratch, send, counts):
+    """Sort the kept entries of ``nlf`` (key, par, lbits, pbits: ``kernels1d``'s record) by
+    key (see the module docstring; the parent rides in the low ``pbits`` bits of the word, or
+    in ``par`` when ``pbits`` is 0) and keep the first entry of every key: rows (local id,
+    parent) grouped by owner into send. ``scratch``: (keys, parents) as large as the NLF.
+    Entries ``radix_sort`` sorted already (one owner's block of them) need ``key_bits`` no
+    more than ``min(unique_bits, lbits)``: no pass. Returns the count."""
+    a_k, a_p, n, passed = radix_sort(nlf, m, key_bits, unique_bits, scratch,
+                                     np.empty(0, np.int64))
+    first = not passed
+    key, par, lbits, pbits = nlf
+    low = min(unique_bits, lbits)
     lmask = (np.int64(1) << lbits) - 1
     pmask = (np.int64(1) << pbits) - 1
     bmask = (np.int64(1) << low) - 1
