@@ -243,7 +243,7 @@ class DistSearcher(LevelLoop):
     def _claim(self, rows, parent, nqlen: int) -> tuple[int, int]:
         """Step 4 on received or own rows, in any order of blocks (``claim_unvisited``): (the
         next queue's length, degree sum claimed)."""
-        n, deg = claim_unvisited(rows, self.graph.indptr, parent, self.visited, self.fresh,
+        n, deg = claim_unvisited(rows, self.graph.indptr, (parent, self.visited, self.fresh),
                                  self.next, np.int64(nqlen), self.split, np.int64(self.rank))
         return int(n), int(deg)
 
