@@ -150,12 +150,12 @@ def split_by_owner(nlf, m, size, okey, opar, starts):
 def claim_unvisited(rows, indptr, marks, nq, nqlen, split, rank):
     """Claim the unvisited vertices of rows (local id, parent): set their bits in ``visited``
     and ``fresh``, give them the row's parent and append them to nq (``marks``: parent,
-    visited, fresh). Blocks may come in any
-    order and the parents are those of claiming the own block first and then the others by
-    source rank: a vertex claimed in this level (its bit in ``fresh``) takes a row's parent
-    instead when the row's source (the parent's owner: a 1D rank sends rows of its own
-    vertices) comes first in that order. Returns the new queue length and the degree sum of
-    the claimed vertices; ``fresh_to_queue`` orders the queue after the level."""
+    visited, fresh). Blocks may come in any order and the parents are those of claiming the
+    own block first and then the others by source rank: a vertex claimed in this level (its
+    bit in ``fresh``) takes a row's parent instead when the row's source (the parent's owner:
+    a 1D rank sends rows of its own vertices) comes first in that order. Returns the new
+    queue length and the degree sum of the claimed vertices; ``fresh_to_queue`` orders the
+    queue after the level."""
     size, pow2, shift, mask = split
     parent, visited, fresh = marks
     degsum = 0

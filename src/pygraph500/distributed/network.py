@@ -51,14 +51,14 @@ network):
   carrying the min(2**k, P - 2**k) blocks the sender holds (each rank sends P - 1 blocks when
   they are equal). ``split`` is an allgather of (color, key): 16 bytes a rank.
 - ``bcast``: a binomial tree from the root; a sender's messages leave one round apart.
-- ``isend`` / ``recv_packet``: a packet leaves when its link is free (one after another to
+- ``isend`` / ``recv_packet``: a packet leaves when its link is idle (one after another to
   one peer), arrives ``latency + n / bandwidth`` later (on the free network: when sent); a
-  send's ``wait`` ends when its bytes have left. A message to oneself costs nothing. A receive takes the packet of the earliest
-  arrival among those the real communicator has delivered; one that does not block
-  (``block=False``, a poll, as MPI's Iprobe inside a computation) returns None while that
-  arrival is still ahead of the rank's clock, so a rank that polls between two pieces of
-  work never waits for a packet still on the wire: communication overlapped with compute
-  costs only what is left of it when the rank blocks.
+  send's ``wait`` ends when its bytes have left. A message to oneself costs nothing. A
+  receive takes the packet of the earliest arrival among those the real communicator has
+  delivered; one that does not block (``block=False``, a poll, as MPI's Iprobe inside a
+  computation) returns None while that arrival is still ahead of the rank's clock, so a rank
+  that polls between two pieces of work never waits for a packet still on the wire:
+  communication overlapped with compute costs only what is left of it when the rank blocks.
 
 Bytes are a Python object's pickled size (what MPIComm sends), an array's bytes, 8 for a
 number. To know when messages arrive, every collective first allgathers the ranks' clocks on
@@ -79,10 +79,10 @@ import numpy as np
 from ..errors import InputError
 from .comm import Comm, is_array, send_counts
 
-__all__ = ["NETWORK_VARIABLE", "TOPOLOGIES", "COMPUTE_CLOCKS", "Network", "FREE", "parse_network",
-           "network_from_environment", "emulated", "EmulatedComm", "RankClock",
-           "virtual_time", "network_report", "rounds", "dissemination", "bruck_bytes",
-           "binomial", "alltoallv_ready"]
+__all__ = ["NETWORK_VARIABLE", "TOPOLOGIES", "COMPUTE_CLOCKS", "Network", "FREE",
+           "parse_network", "network_from_environment", "emulated", "EmulatedComm",
+           "RankClock", "virtual_time", "network_report", "rounds", "dissemination",
+           "bruck_bytes", "binomial", "alltoallv_ready"]
 
 NETWORK_VARIABLE = "PYGRAPH500_NETWORK"
 TOPOLOGIES = ("full",)
