@@ -6,8 +6,9 @@
 keys, ``--repeats`` searches each, with the fold overlapped (``pipelined``) and not
 (``at-once``), interleaved. Per level: the ranks' mean communication seconds of the
 exchange (``bench_network``'s ``xchg``: what the network adds to the time blocked in the
-fold's packets, not waiting for late peers) and the fold bytes a rank sent. A level whose fold is a few hundred
-bytes has nothing to compute while its last packets travel, so its latency stays.
+fold's packets, not waiting for late peers) and the fold bytes a rank sent. A level whose
+fold is a few hundred bytes has nothing to compute while its last packets travel, so its
+latency stays.
 
     python benchmarks/bench_fold_levels.py [--scale 18] [--procs 16] [--roots 4]
         [--repeats 3] [--network latency=10us,bandwidth=1.25GB/s]

@@ -13,26 +13,23 @@ import argparse
 import os
 import subprocess
 import sys
-import time
 
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from bench_mpi import _mpiexec  # noqa: E402  (this folder: one copy of each)
+from bench_network import _graph, measured  # noqa: E402
 
 
 def on_ranks(args) -> None:
     """One rank's part: both searchers per algorithm, interleaved; rank 0 prints."""
     import numba
 
-    from pygraph500 import build_csr, choose_roots, kronecker
-    from pygraph500.distributed import DistSearcher, build_dist, generate_local, world
+    from pygraph500.distributed import DistSearcher, world
 
     numba.set_num_threads(1)
     comm = world(force=True)
-    graph = build_dist(comm, generate_local(comm, args.scale))
-    roots = [int(r) for r in choose_roots(build_csr(kronecker(args.scale)).degree() > 0,
-                                          (2, 3), args.roots)]
+    graph, roots = _graph(comm, args.scale, args.roots)
     for algorithm in args.algorithms:
         searchers = {p: DistSearcher(comm, graph, "sort-unique", algorithm, pipeline=p)
                      for p in (True, False)}
@@ -42,10 +39,7 @@ def on_ranks(args) -> None:
         for _ in range(args.rounds):
             for root in roots:
                 for p, s in searchers.items():
-                    comm.barrier()
-                    t0 = time.perf_counter()
-                    s.search(root)
-                    times[p].append(comm.allreduce(time.perf_counter() - t0, "max"))
+                    times[p].append(measured(comm, s, root))
         if comm.rank == 0:
             on, off = np.median(times[True]), np.median(times[False])
             print(f"{algorithm:<22} {on * 1e3:9.3f} {off * 1e3:9.3f} {on / off:7.3f}", flush=True)

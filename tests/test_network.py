@@ -19,13 +19,12 @@ import pytest
 
 from pygraph500 import kronecker, validate
 from pygraph500.distributed import (DistSearcher, SerialComm, ThreadComm, build_dist,
-                                    generate_local)
+                                    generate_local, search1d)
 from pygraph500.distributed.build2d import build_2d, mesh_comms
 from pygraph500.distributed.grid import Grid2D
 from pygraph500.distributed.network import (NETWORK_VARIABLE, EmulatedComm, Network, RankClock,
                                             emulated, network_from_environment, network_report,
                                             parse_network, virtual_time)
-from pygraph500.distributed import search1d
 from pygraph500.distributed.search2d import Searcher2D
 from pygraph500.errors import InputError
 
@@ -409,20 +408,20 @@ def test_pipelined_blocks_claimed_as_they_arrive(monkeypatch, prune, pipeline_ro
     a network where each rank's packets leave at different times: the parents, rows and
     bytes of the plain all-at-once run, copies among the rows (prune none) included."""
     monkeypatch.setattr(search1d, "PIPELINE_ROWS", pipeline_rows)
-    blocks = []
-    pipelined = search1d.DistSearcher._pipelined
-
-    def counted(self, *args):
-        blocks.append(self.frontier_edges >= search1d.PIPELINE_ROWS * self.size ** 2)
-        return pipelined(self, *args)
-
-    monkeypatch.setattr(search1d.DistSearcher, "_pipelined", counted)
+    calls = {"_pipelined": 0, "_split": 0}  # every pipelined level; those sent in blocks
+    for name in calls:
+        def counted(self, *args, _name=name, _method=getattr(DistSearcher, name)):
+            calls[_name] += 1
+            return _method(self, *args)
+        monkeypatch.setattr(DistSearcher, name, counted)
     network = parse_network("latency=3us,bandwidth=0.1GB/s")
     plain = ThreadComm.run(8, _bfs, None, "topdown-queue", prune)
     wrapped = ThreadComm.run(8, _bfs, network, "topdown-queue", prune, True)
     for r in range(8):
         _check_bfs(8, "topdown-queue", plain[r][0], wrapped[r][0], True)
-    assert any(blocks) == (pipeline_rows < 1 << 30) and all(blocks) == (pipeline_rows == 0)
+    levels, blocks = calls["_pipelined"], calls["_split"]
+    assert levels > 0 and (blocks > 0) == (pipeline_rows < 1 << 30)
+    assert (blocks == levels) == (pipeline_rows == 0)
 
 
 def _check_bfs(size, algorithm, plain, wrapped, pipeline=False):
