@@ -1,6 +1,7 @@
 """benchmarks/bench_fold_levels.py: the 2D fold's communication by level on the emulated
-network adds up to the whole, and no level's exchange costs more than its messages can (one
-latency plus its bytes' time: a rank's packets to its peers travel at once)."""
+network adds up to the whole. (No per-level bound: what the network adds to one level can
+include the delay a peer brought into it, more than the level's own messages take; only a
+run's total is the network's whole delay.)"""
 import os
 import subprocess
 import sys
@@ -8,8 +9,7 @@ import sys
 _PATH = os.path.join(os.path.dirname(__file__), "..", "benchmarks", "bench_fold_levels.py")
 
 
-def test_fold_levels_add_up_and_stay_under_a_latency_plus_their_bytes():
-    latency, bandwidth = 20e-6, 1e9
+def test_fold_levels_add_up_to_the_whole():
     done = subprocess.run([sys.executable, _PATH, "--scale", "10", "--procs", "4", "--roots",
                            "2", "--repeats", "1", "--network",
                            "latency=20us,bandwidth=1GB/s"],
@@ -24,6 +24,4 @@ def test_fold_levels_add_up_and_stay_under_a_latency_plus_their_bytes():
         searches = [int(r[5]) for r in levels]
         assert abs(sum(u * n for u, n in zip(per_level, searches)) / searches[0]
                    - float(total[exchange])) < 1e-3 * max(1.0, float(total[exchange]))
-        for r, us in zip(levels, per_level):
-            assert 0 <= us <= (latency + float(r[4]) / bandwidth) * 1e6 * 1.01, r
     assert float(levels[0][2]) > 0  # the first level waits for its peers' empty packets
