@@ -3,8 +3,10 @@ the engine (embedded, distributed, a future kernel 3 or 2D engine)."""
 from dataclasses import dataclass
 
 import numpy as np
+import pytest
 
 from pygraph500.benchmark import Engine, RunConfig, run_engine, run_trials
+from pygraph500.errors import InputError
 
 
 @dataclass
@@ -84,3 +86,50 @@ def test_run_engine_phases_in_order():
                       ("begin", "construction"), ("build",)]
     assert result.valid and result.roots.tolist() == [5, 7, 9] and result.num_vertices == 16
     assert list(result.official())[:3] == ["SCALE", "edgefactor", "NBFS"]
+
+
+def _cold(monkeypatch, cold):
+    from pygraph500.benchmark import loop
+    monkeypatch.setattr(loop, "compiled_before", lambda: not cold)
+    monkeypatch.setattr(loop, "note_compiled", lambda: None)
+    monkeypatch.setattr(loop, "compile_ahead", lambda engine: None)
+
+
+class Reader(Recorder):
+    """An engine whose ``load`` reads the user's input (the file engine)."""
+
+    reads_input = True
+
+    def __init__(self, refuse=False):
+        super().__init__()
+        self.refuse = refuse
+
+    def load(self):
+        super().load()
+        if self.refuse:
+            raise InputError("bad.csv:2: negative weight")
+
+
+def _order(engine):
+    return [c[0] for c in engine.calls if c[0] in ("warm_up", "load", "build")]
+
+
+def test_a_cold_cache_reads_the_input_before_compiling(monkeypatch):
+    """Compiling every kernel takes a minute or more on a cold cache: a bad file is refused
+    first, and a good one is read first; on a warm cache the warm-up comes first as
+    before, and a generated graph always comes after the warm-up (its time is kernel-bound)."""
+    _cold(monkeypatch, True)
+    engine = Reader(refuse=True)
+    with pytest.raises(InputError, match="bad.csv:2"):
+        run_engine(engine, RunConfig.of(scale=4, num_roots=3))
+    assert _order(engine) == ["load"]
+    engine = Reader()
+    run_engine(engine, RunConfig.of(scale=4, num_roots=3))
+    assert _order(engine) == ["load", "warm_up", "build"]
+    engine = Recorder()
+    run_engine(engine, RunConfig.of(scale=4, num_roots=3))
+    assert _order(engine) == ["warm_up", "load", "build"]
+    _cold(monkeypatch, False)
+    engine = Reader()
+    run_engine(engine, RunConfig.of(scale=4, num_roots=3))
+    assert _order(engine) == ["warm_up", "load", "build"]

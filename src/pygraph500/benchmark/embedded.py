@@ -271,6 +271,7 @@ class FileEngine(EmbeddedEngine):
     """
 
     load_phase = None  # read_graph reports the bytes read itself
+    reads_input = True
 
     def __init__(self, config: RunConfig, progress=None, *, read_options: dict | None = None,
                  root: int | None = None, search_options: dict | None = None,
@@ -283,7 +284,7 @@ class FileEngine(EmbeddedEngine):
         if search_options is not None:
             self.search_options = search_options
         self.check_memory = check_memory
-        self.source = None
+        self.source = self.read = None  # what ``load`` read; the edge list it searches
 
     def warm_up(self) -> None:
         """The run's warm-up, then the checks of deep BFS trees: a user's file may hold a path
@@ -311,11 +312,15 @@ class FileEngine(EmbeddedEngine):
         self.source = read_graph(g.input, format=g.input_format,
                                  num_vertices=g.num_vertices,
                                  progress=self.progress, weights=weights, **self.read_options)
-        self.edges = self.source.edges
+        self.edges = self.read = self.source.edges
         if search.weighted and g.unit_weights:
             e = self.edges
-            self.edges = type(e)(e.src, e.dst, e.num_vertices,
-                                 np.ones(e.num_edges, dtype=np.float32))
+            self.edges = self.read = type(e)(e.src, e.dst, e.num_vertices,
+                                             np.ones(e.num_edges, dtype=np.float32))
+
+    def build(self) -> None:
+        self.edges = self.read  # the warm-up's tiny graphs may have come in between
+        super().build()
 
     def fits(self) -> None:
         self.num_vertices, self.num_edges = self.edges.num_vertices, self.edges.num_edges
