@@ -356,11 +356,11 @@ def _overlap_rank(comm, grid, row_comm, col_comm, scale, algorithm, roots):
 def test_overlapped_fold_sends_what_the_plain_fold_sends(mesh, algorithm, search_graph,
                                                         monkeypatch):
     """``pipeline`` (the fold's packets sent and claimed while the scan goes on, the first 4
-    own pairs of a level deferred) against the fold after the scan, in every
+    runs of own entries of a level deferred) against the fold after the scan, in every
     fold and compress mode: valid trees with scipy's depths, every rank's packets byte for
     byte in the same order, and every per-level count but which claim of a vertex came first
     and the times."""
-    monkeypatch.setattr(search2d, "DEFERRED_PAIRS", 4)
+    monkeypatch.setattr(search2d, "DEFERRED_RUNS", 4)
     edges, roots, depths = search_graph
     n = edges.num_vertices
     size = mesh[0] * mesh[1]
@@ -392,9 +392,9 @@ def test_overlapped_fold_sends_what_the_plain_fold_sends(mesh, algorithm, search
 
 
 def test_overlapped_fold_claims_after_the_levels_last_packets(search_graph, monkeypatch):
-    """With ``pipeline`` a top-down level claims nothing (own pairs, peers' packets) from its
+    """With ``pipeline`` a top-down level claims nothing (own entries, peers' packets) from its
     first packet sent until its last packets to every peer have left: the packets taken off
-    the network meanwhile, and the own pairs, are claimed while the last packets travel."""
+    the network meanwhile, and the own entries, are claimed while the last packets travel."""
     streams = {}  # per rank thread, its fold events in order
 
     def log(kind):
@@ -440,7 +440,7 @@ def test_overlapped_fold_claims_after_the_levels_last_packets(search_graph, monk
                 own += kind == "own"
             else:
                 took += sending
-    assert took > 0 and own > 0  # packets did arrive during scans; own pairs were deferred
+    assert took > 0 and own > 0  # packets did arrive during scans; own entries were deferred
 
 
 def test_searcher_rejects_what_it_cannot_do():

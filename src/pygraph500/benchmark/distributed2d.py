@@ -21,7 +21,7 @@ from ..distributed import generate_local, vertex_dtype
 from ..distributed.build2d import build_2d, mesh_comms
 from ..distributed.grid import Grid2D, parse_grid
 from ..distributed.search2d import (COMPRESS_MODES, DEFAULT_COMPRESS, DEFAULT_FOLD,
-                                    DEFERRED_PAIRS, FOLD_MODES, PACKET_BYTES, Searcher2D)
+                                    DEFERRED_RUNS, FOLD_MODES, PACKET_BYTES, Searcher2D)
 from ..distributed.validate2d import count_component_edges_2d, distribute_tuples, validate_2d
 from ..errors import InputError
 from ..generator import kronecker
@@ -64,7 +64,7 @@ def check_2d(config: RunConfig, comm) -> tuple[int, int]:
 def estimate_rank_bytes_2d(num_vertices: int, num_edges: int, rows: int, cols: int) -> int:
     """Peak bytes of one rank: its generated tuples, then kernel 1's messages and its block
     in both orientations (column and row CSR), the validation tuples (u, v, global index),
-    and the search's row- and column-block bitmaps, packets and deferred own pairs, all at
+    and the search's row- and column-block bitmaps, packets and deferred runs of own entries, all at
     their worst case."""
     size = rows * cols
     m = -(-num_edges // size)
@@ -76,7 +76,7 @@ def estimate_rank_bytes_2d(num_vertices: int, num_edges: int, rows: int, cols: i
     csr = 2 * (entries * b + 8 * block * max(rows, cols))
     tuples = m * (2 * b + 8)
     search = block * (rows + cols) * 2 + PACKET_BYTES * cols * 4 + 64 * block + \
-        8 * DEFERRED_PAIRS
+        24 * DEFERRED_RUNS
     return BASELINE_BYTES + generated + max(kernel1, tuples) + csr + search
 
 

@@ -27,7 +27,6 @@ from numba import njit
 
 from ..primitives import cttz
 from ..primitives.bitmaps import BIT_MASK, ONE, WORD_SHIFT
-from ..primitives.bits import LOW32
 from .fold_codec import HEADER_BYTES, append_pair, body_flags, pair_bytes_max, write_header
 
 __all__ = ["td_scan", "bu_scan", "claim_pairs", "claim_deferred", "assemble_frontier",
@@ -64,13 +63,27 @@ def claim(s, u, own, qlen, stats):
 
 
 @njit(cache=True)
-def claim_deferred(deferred, count, own, qlen, stats):
-    """Claim the first ``count`` deferred pairs (u << 32 | sorted local id) of this rank's
-    own vertices, in order; returns the queue length."""
+def claim_deferred(deferred, count, cindices, base, own, qlen, stats):
+    """Claim the first ``count`` deferred runs (u, first entry, end entry of ``cindices``,
+    this rank's own vertices, row ids from ``base``), in order; returns the queue length."""
     for t in range(count):
-        pair = deferred[t]
-        qlen = claim(pair & LOW32, pair >> 32, own, qlen, stats)
+        u = deferred[t, 0]
+        for e in range(deferred[t, 1], deferred[t, 2]):
+            qlen = claim(np.int64(cindices[e]) - base, u, own, qlen, stats)
     return qlen
+
+
+@njit(inline="always")
+def _run_end(cindices, lo, hi, bound):
+    """The first entry in [lo, hi) of the sorted ``cindices`` at or above ``bound`` (hi if
+    none): where the run of one owner that continues at ``lo`` ends."""
+    while lo < hi:
+        mid = (lo + hi) >> 1
+        if cindices[mid] < bound:
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo
 
 
 @njit(inline="always")
@@ -102,12 +115,12 @@ def td_scan(scan, front, mesh, own, qlen, packets, stats):
     dedup). A v of another owner is sent unless its bit in ``sent`` (over the row-block) is
     set; ``dedup`` sets the bit as v is sent, so each v goes once per search (the thesis's
     pruning, by test-and-set instead of a sort); without it only the vertices known visited
-    are skipped and every other edge is sent (paper 001, Task A). A v of this rank is
-    claimed, or while the ``deferred`` buffer (u << 32 | s each; empty: none) has room kept
-    there for the caller to claim (``claim_deferred``) while the level's last packets travel.
-    ``state``: (next column index, next entry or -1) where a full packet stopped the scan,
-    the pairs in ``deferred``. Returns (peer whose packet is full or -1 when done, queue
-    length)."""
+    are skipped and every other edge is sent (paper 001, Task A). The v of this rank, one
+    run of each sorted list, are claimed, or while the ``deferred`` buffer (rows (u, first
+    entry, end entry); empty: none) has room the run is kept there, unread, for the caller
+    to claim (``claim_deferred``) while the level's last packets travel. ``state``: (next
+    column index, next entry or -1) where a full packet stopped the scan, the runs in
+    ``deferred``. Returns (peer whose packet is full or -1 when done, queue length)."""
     state, deferred, sent, dedup = scan
     colbits, cindptr, cindices = front
     block, me, col_u0, size = mesh
@@ -139,13 +152,20 @@ def td_scan(scan, front, mesh, own, qlen, packets, stats):
                     k += 1
                     bound += block
                 if k == me:
-                    pairs += 1
-                    local += 1
+                    first = e - 1
+                    e = _run_end(cindices, e, end, bound)
+                    examined += e - first - 1
+                    pairs += e - first
+                    local += e - first
                     if state[2] < deferred.shape[0]:
-                        deferred[state[2]] = (u << 32) | (r - k * block)
+                        deferred[state[2], 0] = u
+                        deferred[state[2], 1] = first
+                        deferred[state[2], 2] = e
                         state[2] += 1
                     else:
-                        qlen = claim(r - k * block, u, own, qlen, stats)
+                        for t in range(first, e):
+                            qlen = claim(np.int64(cindices[t]) - k * block, u, own, qlen,
+                                         stats)
                     continue
                 if _test(sent, r):
                     continue

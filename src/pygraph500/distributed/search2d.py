@@ -28,9 +28,10 @@ One level on rank (i, j) (``Searcher2D``):
    already stops at every full packet, so the progress points cost no extra pass. On the
    emulated network a poll delivers only packets whose virtual arrival has passed, so an
    early poll never waits.
-   A top-down level keeps the pairs for the rank's own vertices (the first
-   ``DEFERRED_PAIRS``; later ones are claimed on the spot) and the packets taken during the
-   scan, and claims them after the level's last packets have been sent, so that those
+   A top-down level keeps the entries for the rank's own vertices (a run of each sorted
+   list, noted unread; past ``DEFERRED_RUNS`` runs they are claimed on the spot) and the
+   packets taken during the scan, and claims them after the level's last packets have been
+   sent, so that those
    travel while the rank computes: a level's last packet cannot leave before its scan
    ends, and its latency is most of the fold's communication where a peer's share of a
    level fits one packet. Without ``pipeline`` the full packets are kept until the scan ends,
@@ -85,9 +86,10 @@ FOLD_MODES = ("dedup", "paper")
 DEFAULT_FOLD = "dedup"
 PAPER_ID_BYTES = 8  # fold "paper": a vertex id uncompressed, as the paper counts it
 PACKET_BYTES = 1 << 16  # bytes of a fold packet (read when a searcher is made)
-# pipeline: a top-down level's first pairs for the rank's own vertices (8 bytes each), kept
-# to be claimed while the level's last packets travel (read when a searcher is made)
-DEFERRED_PAIRS = 1 << 16
+# pipeline: a top-down level's first runs of entries for the rank's own vertices (24 bytes
+# each), kept to be claimed while the level's last packets travel (read when a searcher is
+# made)
+DEFERRED_RUNS = 1 << 16
 _TAG = 7      # fold packets
 _ROTATE = 8   # bottom-up: a segment's done bitmap handed along the processor-row
 
@@ -176,9 +178,8 @@ class Searcher2D(LevelLoop):
         self.prev = np.zeros((cols, 2), dtype=np.int64)  # each packet's last pair
         self.npairs = np.zeros(cols, dtype=np.int64)
         most = (size - HEADER_BYTES) // 2  # a pair takes 2 bytes at least
-        # the own pairs kept (u << 32 | s, u below 2**31)
-        defer = pipeline and grid.num_vertices <= 2**31
-        self.deferred = np.empty(DEFERRED_PAIRS if defer else 0, dtype=np.int64)
+        # the runs of own entries kept: (u, first entry, end entry)
+        self.deferred = np.empty((DEFERRED_RUNS if pipeline else 0, 3), dtype=np.int64)
         self.a_buf = np.empty(most, dtype=np.int64)
         self.b_buf = np.empty(most, dtype=np.int64)
         self.num_entries = int(comm.allreduce(graph.num_entries)) if self.switches_direction else 0
@@ -329,7 +330,7 @@ class _Fold:
         self.held = [] if (topdown and s.pipeline) else None
         self.sent_pairs = self.sent_bytes = self.recv_pairs = self.recv_bytes = 0
         self.lasts = 0
-        self.deferred = 0  # own pairs the scan left in ``searcher.deferred``
+        self.deferred = 0  # runs of own entries the scan left in ``searcher.deferred``
         self.wait = 0.0
 
     def send(self, k: int, last: bool = False) -> None:
@@ -387,7 +388,7 @@ class _Fold:
 
     def finish(self) -> None:
         """Every peer's last packet (and without ``pipeline`` every kept one) sent, the own
-        pairs the scan deferred claimed while they travel, every peer's received; every send
+        entries the scan deferred claimed while they travel, every peer's received; every send
         completed."""
         s = self.s
         me = s.grid.col
@@ -395,8 +396,9 @@ class _Fold:
             if k != me:
                 self.send(k, last=True)
         if self.deferred:
-            s.qlen = int(claim_deferred(s.deferred, np.int64(self.deferred), self.own,
-                                        np.int64(s.qlen), self.stats))
+            s.qlen = int(claim_deferred(s.deferred, np.int64(self.deferred),
+                                        s.graph.cindices, np.int64(me * s.grid.block),
+                                        self.own, np.int64(s.qlen), self.stats))
         held, self.held = self.held or [], None
         for got in held:
             self._claim(*got)
