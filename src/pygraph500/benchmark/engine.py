@@ -28,8 +28,8 @@ class Engine(ABC):
 
     # The progress phase the loop reports around ``load`` (None: ``load`` reports its own).
     load_phase: str | None = "generation"
-    # Whether ``load`` reads the user's input, whose errors the loop shows before the kernels
-    # compile (a minute or more on a cold cache), not after.
+    # Whether ``load`` reads the user's input: the loop reads it before the warm-up, whose
+    # kernels may compile for a minute or more, so that its errors come first.
     reads_input: bool = False
     # The timed kernels this engine can run, and the one ``search``/``validate`` now mean.
     kernels: tuple[str, ...] = ("bfs",)

@@ -5,9 +5,9 @@ Code warm-up (untimed in the block, reported as code_warmup_time), generation or
 SSSP or both, in that order) one untimed warm-up search and per root one timed search and its
 untimed validation; the loop stops at the first invalid result, as the reference does. Every
 timed phase starts after ``engine.barrier()`` and takes ``engine.elapsed`` (the slowest rank's
-seconds on a distributed engine). On a cold kernel cache a user's input is read before the
-warm-up, so that a bad file is refused in seconds, not after the kernels have compiled; its
-reading time then includes compiling the reader (once per install).
+seconds on a distributed engine). A user's input is read before the warm-up, so that a bad
+file is refused in seconds, not after kernels have compiled; where the reader's kernels are
+not yet in the cache (once per install), its reading time includes compiling them.
 """
 from __future__ import annotations
 
@@ -91,8 +91,7 @@ def run_engine(engine: Engine, config: RunConfig, progress=None) -> BenchmarkRes
     advances (the CLI prints it on stderr; pass None on the processes that stay silent)."""
     report = progress or _silent
     cold = not compiled_before()  # numba compiles the kernels once per install
-    read_first = cold and engine.reads_input
-    if read_first:
+    if engine.reads_input:
         generation_time, kernel1_in_load = _load(engine, report)
     phase = "compiling kernels (once per install)" if cold else "warm-up"
     report(phase, 0, 1)
@@ -104,7 +103,7 @@ def run_engine(engine: Engine, config: RunConfig, progress=None) -> BenchmarkRes
     report(phase, 1, 1)
     if cold:
         note_compiled()
-    if not read_first:
+    if not engine.reads_input:
         generation_time, kernel1_in_load = _load(engine, report)
 
     report("construction", 0, 1)
