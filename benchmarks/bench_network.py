@@ -120,14 +120,19 @@ def pingpong(out: str) -> None:
             json.dump(link, f)
 
 
-def _graph(comm, scale: int, count: int):
-    """This rank's part of the SCALE graph and ``count`` search keys (the reference's rule)."""
+def _roots(scale: int, count: int) -> list:
+    """``count`` search keys of the SCALE graph (the reference's rule)."""
     from pygraph500 import build_csr, choose_roots, kronecker
+
+    return [int(r) for r in choose_roots(build_csr(kronecker(scale)).degree() > 0, (2, 3),
+                                         count)]
+
+
+def _graph(comm, scale: int, count: int):
+    """This rank's part of the SCALE graph (1D) and ``count`` search keys."""
     from pygraph500.distributed import build_dist, generate_local
 
-    graph = build_dist(comm, generate_local(comm, scale))
-    roots = choose_roots(build_csr(kronecker(scale)).degree() > 0, (2, 3), count)
-    return graph, [int(r) for r in roots]
+    return build_dist(comm, generate_local(comm, scale)), _roots(scale, count)
 
 
 def measured(comm, searcher, root: int) -> float:

@@ -1,11 +1,12 @@
-"""The 1D distributed BFS with ``--pipeline`` and without, under real MPI on this machine,
-in the same processes: every root searched by both searchers in turn (interleaved, so the
-machine's load changes alike for both), each search's time the slowest rank's wall seconds;
-per algorithm the median over the searches, on / off. Separate ``graph500 run`` processes
-differ by 15-20 % on a noisy VM; searches interleaved in one process differ by a few.
+"""The distributed BFS with ``--pipeline`` and without, 1D and 2D, under real MPI on this
+machine, in the same processes: every root searched by both searchers in turn (interleaved,
+so the machine's load changes alike for both), each search's time the slowest rank's wall
+seconds; per partition and algorithm the median over the searches, on / off. Separate
+``graph500 run`` processes differ by 15-20 % on a noisy VM; searches interleaved in one
+process differ by a few. 2D runs on the mesh of ``mesh_shape(--procs)`` (1 x 2 for two).
 
     python benchmarks/bench_pipeline_mpi.py [--procs 2] [--scale 18] [--roots 16]
-        [--rounds 3] [--algorithms direction-optimizing topdown-queue]
+        [--rounds 3] [--partitions 1d 2d] [--algorithms direction-optimizing topdown-queue]
 """
 from __future__ import annotations
 
@@ -18,31 +19,53 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from bench_mpi import _mpiexec  # noqa: E402  (this folder: one copy of each)
-from bench_network import _graph, measured  # noqa: E402
+from bench_network import _roots, measured  # noqa: E402
+
+
+def _searcher_pairs(comm, scale: int, partition: str, algorithms: list):
+    """Per algorithm, this rank's searchers {pipeline: searcher} on one graph of
+    ``partition``."""
+    from pygraph500.distributed import DistSearcher, build_dist, generate_local
+    from pygraph500.distributed.build2d import build_2d, mesh_comms
+    from pygraph500.distributed.grid import Grid2D, mesh_shape
+    from pygraph500.distributed.search2d import Searcher2D
+
+    edges = generate_local(comm, scale)
+    if partition == "1d":
+        graph = build_dist(comm, edges)
+        return {a: {p: DistSearcher(comm, graph, "sort-unique", a, pipeline=p)
+                    for p in (True, False)} for a in algorithms}
+    grid = Grid2D(1 << scale, *mesh_shape(comm.size), comm.rank)
+    graph = build_2d(comm, grid, edges, *mesh_comms(comm, grid),
+                     transpose="direction-optimizing" in algorithms)
+    return {a: {p: Searcher2D(comm, graph, *mesh_comms(comm, grid), a, pipeline=p)
+                for p in (True, False)} for a in algorithms}
 
 
 def on_ranks(args) -> None:
-    """One rank's part: both searchers per algorithm, interleaved; rank 0 prints."""
+    """One rank's part: both searchers per partition and algorithm, interleaved; rank 0
+    prints."""
     import numba
 
-    from pygraph500.distributed import DistSearcher, world
+    from pygraph500.distributed import world
 
     numba.set_num_threads(1)
     comm = world(force=True)
-    graph, roots = _graph(comm, args.scale, args.roots)
-    for algorithm in args.algorithms:
-        searchers = {p: DistSearcher(comm, graph, "sort-unique", algorithm, pipeline=p)
-                     for p in (True, False)}
-        times = {p: [] for p in searchers}
-        for s in searchers.values():  # warm-up: the buffers grow to their largest level
-            s.search(roots[0])
-        for _ in range(args.rounds):
-            for root in roots:
-                for p, s in searchers.items():
-                    times[p].append(measured(comm, s, root))
-        if comm.rank == 0:
-            on, off = np.median(times[True]), np.median(times[False])
-            print(f"{algorithm:<22} {on * 1e3:9.3f} {off * 1e3:9.3f} {on / off:7.3f}", flush=True)
+    roots = _roots(args.scale, args.roots)
+    for partition in args.partitions:
+        pairs = _searcher_pairs(comm, args.scale, partition, args.algorithms)
+        for algorithm, searchers in pairs.items():
+            times = {p: [] for p in searchers}
+            for s in searchers.values():  # warm-up: the buffers grow to their largest level
+                s.search(roots[0])
+            for _ in range(args.rounds):
+                for root in roots:
+                    for p, s in searchers.items():
+                        times[p].append(measured(comm, s, root))
+            if comm.rank == 0:
+                on, off = np.median(times[True]), np.median(times[False])
+                print(f"{partition:<4} {algorithm:<22} {on * 1e3:9.3f} {off * 1e3:9.3f} "
+                      f"{on / off:7.3f}", flush=True)
 
 
 def main() -> None:
@@ -51,6 +74,7 @@ def main() -> None:
     ap.add_argument("--scale", type=int, default=18)
     ap.add_argument("--roots", type=int, default=16)
     ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--partitions", nargs="+", choices=("1d", "2d"), default=["1d", "2d"])
     ap.add_argument("--algorithms", nargs="+",
                     default=["direction-optimizing", "topdown-queue"])
     ap.add_argument("--ranks", action="store_true", help=argparse.SUPPRESS)  # under mpiexec
@@ -61,10 +85,10 @@ def main() -> None:
     print(f"# mpiexec -n {args.procs}, SCALE {args.scale}, {args.roots} roots x {args.rounds} "
           f"rounds, one thread per process, load average {os.getloadavg()[0]:.2f}; median ms "
           f"a search (the slowest rank's), with --pipeline and without")
-    print(f"{'algorithm':<22} {'on':>9} {'off':>9} {'on/off':>7}", flush=True)
+    print(f"{'part':<4} {'algorithm':<22} {'on':>9} {'off':>9} {'on/off':>7}", flush=True)
     cmd = [_mpiexec(), "-n", str(args.procs), sys.executable, os.path.abspath(__file__),
            "--ranks", "--scale", str(args.scale), "--roots", str(args.roots), "--rounds",
-           str(args.rounds), "--algorithms", *args.algorithms]
+           str(args.rounds), "--partitions", *args.partitions, "--algorithms", *args.algorithms]
     raise SystemExit(subprocess.run(cmd, stdin=subprocess.DEVNULL).returncode)
 
 
