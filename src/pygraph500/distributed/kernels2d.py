@@ -118,7 +118,8 @@ def td_scan(scan, front, mesh, own, qlen, packets, stats):
     are skipped and every other edge is sent (paper 001, Task A). The v of this rank, one
     run of each sorted list, are claimed, or while the ``deferred`` buffer (rows (u, first
     entry, end entry); empty: none) has room the run is kept there, unread, for the caller
-    to claim (``claim_deferred``) while the level's last packets travel. ``state``: (next
+    to claim (``claim_deferred``) while the level's last packets travel (a full buffer is
+    claimed first: the own claims stay in scan order). ``state``: (next
     column index, next entry or -1) where a full packet stopped the scan, the runs in
     ``deferred``. Returns (peer whose packet is full or -1 when done, queue length)."""
     state, deferred, sent, dedup = scan
@@ -157,15 +158,19 @@ def td_scan(scan, front, mesh, own, qlen, packets, stats):
                     examined += e - first - 1
                     pairs += e - first
                     local += e - first
-                    if state[2] < deferred.shape[0]:
-                        deferred[state[2], 0] = u
-                        deferred[state[2], 1] = first
-                        deferred[state[2], 2] = e
-                        state[2] += 1
-                    else:
+                    if deferred.shape[0] == 0:
                         for t in range(first, e):
                             qlen = claim(np.int64(cindices[t]) - k * block, u, own, qlen,
                                          stats)
+                        continue
+                    if state[2] == deferred.shape[0]:  # full: claimed now, in scan order
+                        qlen = claim_deferred(deferred, state[2], cindices, k * block, own,
+                                              qlen, stats)
+                        state[2] = 0
+                    deferred[state[2], 0] = u
+                    deferred[state[2], 1] = first
+                    deferred[state[2], 2] = e
+                    state[2] += 1
                     continue
                 if _test(sent, r):
                     continue
@@ -253,12 +258,20 @@ def bu_scan(scan, front, mesh, own, qlen, packets, stats):
 
 
 @njit(cache=True)
-def claim_pairs(pairs, col_u0, size, block, own, qlen, stats):
+def claim_pairs(pairs, col_u0, size, block, mine, own, qlen, stats):
     """Task B for one decoded packet (``pairs``: (a, b, count, topdown)) from the peer in
     processor-column j (``col_u0 = j * R``, the first rank of that column): top-down pairs
-    are (column index of u, s), bottom-up pairs (s, column index of u). Returns the queue
+    are (column index of u, s), bottom-up pairs (s, column index of u). ``mine``: (this
+    rank's processor-column, R). A vertex claimed again in a top-down level keeps the parent
+    of the first claim from the nearest column at or after this one (its own claims come
+    before any peer's, a peer's packets in its scan order), whatever order the peers'
+    packets come in, so the tree does not depend on the network. Returns the queue
     length."""
     a, b, count, topdown = pairs
+    me, rows = mine
+    cols = size // rows
+    rank_j = (col_u0 // rows - me) % cols
+    visited, order, parent, nextbits = own[0], own[1], own[2], own[3]
     for t in range(count):
         if topdown:
             c = a[t]
@@ -267,6 +280,12 @@ def claim_pairs(pairs, col_u0, size, block, own, qlen, stats):
             s = a[t]
             c = b[t]
         u = (c % block) * size + col_u0 + c // block
+        if topdown and _test(visited, s):
+            v = order[s]
+            if _test(nextbits, v):  # claimed earlier in this level
+                if rank_j < ((parent[v] % size) // rows - me) % cols:
+                    parent[v] = u
+            continue
         qlen = claim(s, u, own, qlen, stats)
     return qlen
 

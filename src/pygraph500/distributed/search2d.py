@@ -28,15 +28,18 @@ One level on rank (i, j) (``Searcher2D``):
    already stops at every full packet, so the progress points cost no extra pass. On the
    emulated network a poll delivers only packets whose virtual arrival has passed, so an
    early poll never waits.
+   A vertex claimed twice in a top-down level keeps the parent of the first claim from its
+   own processor-column, else from the nearest column after it, in that column's scan order
+   (``claim_pairs``), so the tree is the same with and without ``pipeline`` and whatever
+   order the peers' packets arrive in.
    A top-down level keeps the entries for the rank's own vertices (a run of each sorted
-   list, noted unread; past ``DEFERRED_RUNS`` runs they are claimed on the spot) and the
-   packets taken during the scan, and claims them after the level's last packets have been
-   sent, so that those
-   travel while the rank computes: a level's last packet cannot leave before its scan
-   ends, and its latency is most of the fold's communication where a peer's share of a
-   level fits one packet. Without ``pipeline`` the full packets are kept until the scan ends,
-   then sent, then the peers' are received and claimed: the same packets, bytes and
-   per-level counts, with the exchange after the scan.
+   list, noted unread; a full buffer of ``DEFERRED_RUNS`` runs is claimed on the spot) and
+   the packets taken during the scan, and claims them after the level's last packets have
+   been sent, so that those travel while the rank computes: a level's last packet cannot
+   leave before its scan ends, and its latency is most of the fold's communication where a
+   peer's share of a level fits one packet. Without ``pipeline`` the full packets are kept
+   until the scan ends, then sent, then the peers' are received and claimed: the same
+   packets, bytes, per-level counts and tree, with the exchange after the scan.
    The expand is not overlapped with the previous level's tail: the rank's part is its whole
    next frontier, complete only when the last peer's packet has been claimed, its form (ids
    or bitmap) follows from its final size, and the level loop's termination allreduce (and
@@ -154,6 +157,7 @@ class Searcher2D(LevelLoop):
         # ``kernels2d``'s mesh record: (L, processor-column, its first rank, P)
         self.mesh = (np.int64(block), np.int64(grid.col), np.int64(self.col_u0),
                      np.int64(grid.size))
+        self.mine = (np.int64(grid.col), np.int64(grid.rows))  # ``claim_pairs``'s
         self.visited = _bitmap(block)
         # sorted ids that can never be reached (degree 0, padding): marked visited at the start
         self.dead = _bitmap(block)
@@ -370,8 +374,8 @@ class _Fold:
             raise RuntimeError(f"a damaged fold packet from processor-column {source}")
         s.qlen = int(claim_pairs((s.a_buf, s.b_buf, np.int64(count), self.topdown),
                                  np.int64(source * s.grid.rows), np.int64(s.grid.size),
-                                 np.int64(s.grid.block), self.own, np.int64(s.qlen),
-                                 self.rstats))
+                                 np.int64(s.grid.block), s.mine, self.own,
+                                 np.int64(s.qlen), self.rstats))
         self.recv_pairs += count
         self.recv_bytes += packet.shape[0]
         self.lasts += bool(packet[4] & FLAG_LAST)
