@@ -262,16 +262,18 @@ def claim_pairs(pairs, col_u0, size, block, mine, own, qlen, stats):
     """Task B for one decoded packet (``pairs``: (a, b, count, topdown)) from the peer in
     processor-column j (``col_u0 = j * R``, the first rank of that column): top-down pairs
     are (column index of u, s), bottom-up pairs (s, column index of u). ``mine``: (this
-    rank's processor-column, R). A vertex claimed again in a top-down level keeps the parent
+    rank's processor-column, R, ``claimed_by``: per sorted local id, how far after this
+    column the column of its claim in this level is, 0 for this column's and earlier
+    levels'). A vertex claimed again in a top-down level keeps the parent
     of the first claim from the nearest column at or after this one (its own claims come
     before any peer's, a peer's packets in its scan order), whatever order the peers'
     packets come in, so the tree does not depend on the network. Returns the queue
     length."""
     a, b, count, topdown = pairs
-    me, rows = mine
+    me, rows, claimed_by = mine
     cols = size // rows
-    rank_j = (col_u0 // rows - me) % cols
-    visited, order, parent, nextbits = own[0], own[1], own[2], own[3]
+    near = (col_u0 // rows - me) % cols  # 1 .. C - 1
+    visited, order, parent = own[0], own[1], own[2]
     for t in range(count):
         if topdown:
             c = a[t]
@@ -280,13 +282,14 @@ def claim_pairs(pairs, col_u0, size, block, mine, own, qlen, stats):
             s = a[t]
             c = b[t]
         u = (c % block) * size + col_u0 + c // block
-        if topdown and _test(visited, s):
-            v = order[s]
-            if _test(nextbits, v):  # claimed earlier in this level
-                if rank_j < ((parent[v] % size) // rows - me) % cols:
-                    parent[v] = u
-            continue
-        qlen = claim(s, u, own, qlen, stats)
+        if not topdown:
+            qlen = claim(s, u, own, qlen, stats)
+        elif not _test(visited, s):
+            qlen = claim(s, u, own, qlen, stats)
+            claimed_by[s] = near
+        elif near < claimed_by[s]:  # claimed in this level from a column farther away
+            parent[order[s]] = u
+            claimed_by[s] = near
     return qlen
 
 

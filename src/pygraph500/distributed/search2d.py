@@ -157,7 +157,8 @@ class Searcher2D(LevelLoop):
         # ``kernels2d``'s mesh record: (L, processor-column, its first rank, P)
         self.mesh = (np.int64(block), np.int64(grid.col), np.int64(self.col_u0),
                      np.int64(grid.size))
-        self.mine = (np.int64(grid.col), np.int64(grid.rows))  # ``claim_pairs``'s
+        self.claimed_by = np.zeros(block, dtype=np.uint16)  # ``claim_pairs``'s (C < 2**16)
+        self.mine = (np.int64(grid.col), np.int64(grid.rows), self.claimed_by)
         self.visited = _bitmap(block)
         # sorted ids that can never be reached (degree 0, padding): marked visited at the start
         self.dead = _bitmap(block)
@@ -196,6 +197,7 @@ class Searcher2D(LevelLoop):
         self.visited[:] = self.dead
         self.nextbits[:] = 0
         self.sent[:] = 0
+        self.claimed_by[:] = 0
         self.qlen = 0
         if grid.part.owner(root) != grid.rank:
             return parent, 0, 0
@@ -251,6 +253,8 @@ class Searcher2D(LevelLoop):
         else:
             expand_bytes += self._bottom_up_rotation(fold)
         fold.finish()
+        if topdown and fold.recv_pairs:
+            self.claimed_by[:] = 0
         t2 = time.perf_counter()
         stats, rstats = fold.stats, fold.rstats
         comm_time = (t1 - t0) + fold.wait
