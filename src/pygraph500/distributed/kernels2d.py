@@ -27,6 +27,7 @@ from numba import njit
 
 from ..primitives import cttz
 from ..primitives.bitmaps import BIT_MASK, ONE, WORD_SHIFT
+from ..primitives.sorted_search import lower_bound
 from .fold_codec import HEADER_BYTES, append_pair, body_flags, pair_bytes_max, write_header
 
 __all__ = ["td_scan", "bu_scan", "claim_pairs", "claim_deferred", "assemble_frontier",
@@ -71,19 +72,6 @@ def claim_deferred(deferred, count, cindices, base, own, qlen, stats):
         for e in range(deferred[t, 1], deferred[t, 2]):
             qlen = claim(np.int64(cindices[e]) - base, u, own, qlen, stats)
     return qlen
-
-
-@njit(inline="always")
-def _run_end(cindices, lo, hi, bound):
-    """The first entry in [lo, hi) of the sorted ``cindices`` at or above ``bound`` (hi if
-    none): where the run of one owner that continues at ``lo`` ends."""
-    while lo < hi:
-        mid = (lo + hi) >> 1
-        if cindices[mid] < bound:
-            lo = mid + 1
-        else:
-            hi = mid
-    return lo
 
 
 @njit(inline="always")
@@ -154,7 +142,7 @@ def td_scan(scan, front, mesh, own, qlen, packets, stats):
                     bound += block
                 if k == me:
                     first = e - 1
-                    e = _run_end(cindices, e, end, bound)
+                    e = lower_bound(cindices, e, end, bound)  # the end of the own run
                     examined += e - first - 1
                     pairs += e - first
                     local += e - first

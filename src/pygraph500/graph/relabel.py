@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
+from ..primitives.sorted_search import lower_bound
 from .types import CSRGraph
 
 
@@ -76,14 +77,7 @@ def _lookup_sorted(labels, ids, out):
     n = labels.shape[0]
     for i in prange(ids.shape[0]):
         x = ids[i]
-        lo = 0
-        hi = n
-        while lo < hi:
-            mid = (lo + hi) >> 1
-            if labels[mid] < x:
-                lo = mid + 1
-            else:
-                hi = mid
+        lo = lower_bound(labels, 0, n, x)
         out[i] = lo if lo < n and labels[lo] == x else -1
 
 
