@@ -362,9 +362,11 @@ pair(1)  # compiled before the interrupts
 
 
 done = threading.Event()
+inside = threading.Event()  # main is in its loops (not still starting this thread)
 
 
 def pester():  # an interrupt every few hundred microseconds for 1.5 s, wherever main is
+    inside.wait()
     end = time.monotonic() + 1.5  # inside the watcher's LAST_RESORT_AFTER
     while time.monotonic() < end:
         time.sleep(0.0003)
@@ -380,6 +382,7 @@ def spin():
     global caught
     while not done.is_set():
         try:
+            inside.set()
             for i in range(10**8):
                 pair(i)
                 if done.is_set():
