@@ -64,8 +64,8 @@ def check_2d(config: RunConfig, comm) -> tuple[int, int]:
 def estimate_rank_bytes_2d(num_vertices: int, num_edges: int, rows: int, cols: int) -> int:
     """Peak bytes of one rank: its generated tuples, then kernel 1's messages and its block
     in both orientations (column and row CSR), the validation tuples (u, v, global index),
-    and the search's row- and column-block bitmaps, packets and deferred runs of own entries, all at
-    their worst case."""
+    and the search's row- and column-block bitmaps, packets, deferred runs of own entries
+    and claiming columns, all at their worst case."""
     size = rows * cols
     m = -(-num_edges // size)
     entries = 2 * m
@@ -75,7 +75,7 @@ def estimate_rank_bytes_2d(num_vertices: int, num_edges: int, rows: int, cols: i
     kernel1 = entries * 2 * b * 2 + entries * b          # send, receive, column rows
     csr = 2 * (entries * b + 8 * block * max(rows, cols))
     tuples = m * (2 * b + 8)
-    search = block * (rows + cols) * 2 + PACKET_BYTES * cols * 4 + 64 * block + \
+    search = block * (rows + cols) * 2 + PACKET_BYTES * cols * 4 + 66 * block + \
         24 * DEFERRED_RUNS
     return BASELINE_BYTES + generated + max(kernel1, tuples) + csr + search
 

@@ -107,9 +107,9 @@ def td_scan(scan, front, mesh, own, qlen, packets, stats):
     run of each sorted list, are claimed, or while the ``deferred`` buffer (rows (u, first
     entry, end entry); empty: none) has room the run is kept there, unread, for the caller
     to claim (``claim_deferred``) while the level's last packets travel (a full buffer is
-    claimed first: the own claims stay in scan order). ``state``: (next
-    column index, next entry or -1) where a full packet stopped the scan, the runs in
-    ``deferred``. Returns (peer whose packet is full or -1 when done, queue length)."""
+    claimed first: the own claims stay in scan order). ``state``: (next column index, next
+    entry or -1) where a full packet stopped the scan, the runs in ``deferred``. Returns
+    (peer whose packet is full or -1 when done, queue length)."""
     state, deferred, sent, dedup = scan
     colbits, cindptr, cindices = front
     block, me, col_u0, size = mesh
@@ -252,11 +252,10 @@ def claim_pairs(pairs, col_u0, size, block, mine, own, qlen, stats):
     are (column index of u, s), bottom-up pairs (s, column index of u). ``mine``: (this
     rank's processor-column, R, ``claimed_by``: per sorted local id, how far after this
     column the column of its claim in this level is, 0 for this column's and earlier
-    levels'). A vertex claimed again in a top-down level keeps the parent
-    of the first claim from the nearest column at or after this one (its own claims come
-    before any peer's, a peer's packets in its scan order), whatever order the peers'
-    packets come in, so the tree does not depend on the network. Returns the queue
-    length."""
+    levels'). A vertex claimed again in a top-down level keeps the parent of the first
+    claim from the nearest column at or after this one (its own claims come before any
+    peer's, a peer's packets in its scan order), whatever order the peers' packets come in,
+    so the tree does not depend on the network. Returns the queue length."""
     a, b, count, topdown = pairs
     me, rows, claimed_by = mine
     cols = size // rows
