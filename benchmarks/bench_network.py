@@ -130,9 +130,7 @@ def _roots(scale: int, count: int) -> list:
 
 def _graph(comm, scale: int, count: int):
     """This rank's part of the SCALE graph (1D) and ``count`` search keys."""
-    from pygraph500.distributed import build_dist, generate_local
-
-    return build_dist(comm, generate_local(comm, scale)), _roots(scale, count)
+    return rank_graph(comm, scale, "1d")[0], _roots(scale, count)
 
 
 def measured(comm, searcher, root: int) -> float:
@@ -209,29 +207,46 @@ def mpi_searches(out: str, scale: int, roots: int, repeats: int, latency: float,
             json.dump({"link": here, "searches": rows}, f)
 
 
-def _searchers(comm, scale: int, runs: list, algorithm: str, prune: str, partition: str,
-               packet_bytes: int | None):
-    """This rank's graph at ``scale`` (1D, or 2D on the mesh of ``mesh_shape`` with fold
-    packets of ``packet_bytes``) and, per run (network, exchange), its EmulatedComm and
-    searcher."""
-    from pygraph500.distributed import DistSearcher, build_dist, generate_local
+def rank_graph(comm, scale: int, partition: str, transpose: bool = False):
+    """This rank's part of the Graph500 graph at ``scale``: (graph, None) for 1D, (graph,
+    grid) for 2D on the mesh of ``mesh_shape`` (``transpose`` keeps the column lists a
+    bottom-up level reads)."""
+    from pygraph500.distributed import build_dist, generate_local
     from pygraph500.distributed.build2d import build_2d, mesh_comms
     from pygraph500.distributed.grid import Grid2D, mesh_shape
-    from pygraph500.distributed.network import EmulatedComm, parse_network
-    from pygraph500.distributed.search2d import Searcher2D
 
-    wrapped = {run: EmulatedComm(comm, parse_network(run[0])) for run in runs}
     edges = generate_local(comm, scale)
     if partition == "1d":
-        graph = build_dist(comm, edges)
-        return wrapped, {run: DistSearcher(e, graph, prune, algorithm,
-                                           pipeline=EXCHANGES[run[1]])
-                         for run, e in wrapped.items()}
+        return build_dist(comm, edges), None
     grid = Grid2D(1 << scale, *mesh_shape(comm.size), comm.rank)
-    graph = build_2d(comm, grid, edges, *mesh_comms(comm, grid),
-                     transpose=algorithm == "direction-optimizing")
-    return wrapped, {run: Searcher2D(e, graph, *mesh_comms(e, grid), algorithm,
-                                     packet_bytes=packet_bytes, pipeline=EXCHANGES[run[1]])
+    return build_2d(comm, grid, edges, *mesh_comms(comm, grid), transpose=transpose), grid
+
+
+def searcher(comm, graph, grid, algorithm: str, pipeline: bool, prune: str = "sort-unique",
+             packet_bytes: int | None = None):
+    """A searcher over ``comm`` for a graph of ``rank_graph`` (``prune`` is 1D's,
+    ``packet_bytes`` 2D's)."""
+    from pygraph500.distributed import DistSearcher
+    from pygraph500.distributed.build2d import mesh_comms
+    from pygraph500.distributed.search2d import Searcher2D
+
+    if grid is None:
+        return DistSearcher(comm, graph, prune, algorithm, pipeline=pipeline)
+    return Searcher2D(comm, graph, *mesh_comms(comm, grid), algorithm,
+                      packet_bytes=packet_bytes, pipeline=pipeline)
+
+
+def _searchers(comm, scale: int, runs: list, algorithm: str, prune: str, partition: str,
+               packet_bytes: int | None):
+    """This rank's graph at ``scale`` and, per run (network, exchange), its EmulatedComm and
+    searcher (2D with fold packets of ``packet_bytes``)."""
+    from pygraph500.distributed.network import EmulatedComm, parse_network
+
+    wrapped = {run: EmulatedComm(comm, parse_network(run[0])) for run in runs}
+    graph, grid = rank_graph(comm, scale, partition,
+                             transpose=algorithm == "direction-optimizing")
+    return wrapped, {run: searcher(e, graph, grid, algorithm, EXCHANGES[run[1]], prune,
+                                   packet_bytes)
                      for run, e in wrapped.items()}
 
 

@@ -19,27 +19,7 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from bench_mpi import _mpiexec  # noqa: E402  (this folder: one copy of each)
-from bench_network import _roots, measured  # noqa: E402
-
-
-def _searcher_pairs(comm, scale: int, partition: str, algorithms: list):
-    """Per algorithm, this rank's searchers {pipeline: searcher} on one graph of
-    ``partition``."""
-    from pygraph500.distributed import DistSearcher, build_dist, generate_local
-    from pygraph500.distributed.build2d import build_2d, mesh_comms
-    from pygraph500.distributed.grid import Grid2D, mesh_shape
-    from pygraph500.distributed.search2d import Searcher2D
-
-    edges = generate_local(comm, scale)
-    if partition == "1d":
-        graph = build_dist(comm, edges)
-        return {a: {p: DistSearcher(comm, graph, "sort-unique", a, pipeline=p)
-                    for p in (True, False)} for a in algorithms}
-    grid = Grid2D(1 << scale, *mesh_shape(comm.size), comm.rank)
-    graph = build_2d(comm, grid, edges, *mesh_comms(comm, grid),
-                     transpose="direction-optimizing" in algorithms)
-    return {a: {p: Searcher2D(comm, graph, *mesh_comms(comm, grid), a, pipeline=p)
-                for p in (True, False)} for a in algorithms}
+from bench_network import _roots, measured, rank_graph, searcher  # noqa: E402
 
 
 def on_ranks(args) -> None:
@@ -53,8 +33,10 @@ def on_ranks(args) -> None:
     comm = world(force=True)
     roots = _roots(args.scale, args.roots)
     for partition in args.partitions:
-        pairs = _searcher_pairs(comm, args.scale, partition, args.algorithms)
-        for algorithm, searchers in pairs.items():
+        graph, grid = rank_graph(comm, args.scale, partition,
+                                 transpose="direction-optimizing" in args.algorithms)
+        for algorithm in args.algorithms:
+            searchers = {p: searcher(comm, graph, grid, algorithm, p) for p in (True, False)}
             times = {p: [] for p in searchers}
             for s in searchers.values():  # warm-up: the buffers grow to their largest level
                 s.search(roots[0])
