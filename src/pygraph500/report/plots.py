@@ -33,6 +33,7 @@ path has thousands) or phases are drawn as lines instead of bars.
 """
 from __future__ import annotations
 
+import io
 import os
 
 import numpy as np
@@ -479,8 +480,13 @@ def plot_result(result, out_dir: str) -> list[str]:
     except OSError as exc:
         raise InputError(f"cannot create {out_dir}: {exc.strerror or exc}") from None
     paths = [os.path.join(out_dir, name) for name, _ in figures]
+    images = []  # rendered before any file is opened: a file gets one write of its bytes
+    for _, fig in figures:
+        buf = io.BytesIO()
+        fig.savefig(buf, format="png", dpi=110)
+        images.append(buf.getvalue())
     with written_together(*paths):  # every figure new, or every one as it was
-        for path, (_, fig) in zip(paths, figures):
+        for path, image in zip(paths, images):
             with atomic_writer(path) as f:
-                fig.savefig(f, format="png", dpi=110)
+                f.write(image)
     return paths
