@@ -158,7 +158,7 @@ def test_edges_as_rows_lists_and_dataframes():
         with pytest.raises(InputError) as e:
             pygraph500.bfs(bad, 0)
         assert "\n" not in str(e.value)
-    with pytest.raises(InputError, match="sssp needs weights"):
+    with pytest.raises(InputError, match="sssp needs a weighted graph"):
         pygraph500.sssp(rows, 0)
     w = np.arange(1, len(rows) + 1, dtype=float)
     n = rows.max() + 1
@@ -174,12 +174,58 @@ def test_edges_as_rows_lists_and_dataframes():
     assert pygraph500.bfs(unnamed, 0).distances.tolist() == want
 
 
-def test_huge_ids_are_refused_before_allocating():
-    """Two edges with an id of 10**12 were OOM-killed; now one line, before any work."""
+def test_sparse_ids_are_compacted_and_come_back_labelled():
+    """Two edges with an id of 10**12 were OOM-killed; sparse ids are now compacted as the
+    file readers compact them (the result carries the user's ids), and kept ids too large
+    for memory are refused in one line before any work."""
     from pygraph500.errors import ResourceError
 
+    r = pygraph500.bfs((np.array([0, 10**12]), np.array([10**12, 5])), 5)
+    assert r.distances.shape == (3,) and r.labels.tolist() == [0, 5, 10**12]
+    assert r.as_dicts() == ({5: 0, 10**12: 1, 0: 2}, {5: 5, 10**12: 5, 0: 10**12})
+    with pytest.raises(InputError, match="vertex 6 is not a vertex"):
+        pygraph500.bfs((np.array([0, 10**12]), np.array([10**12, 5])), 6)
+    pd = pytest.importorskip("pandas")
+    df = pd.DataFrame({"a": [0, 10**12], "b": [10**12, 5]})
     with pytest.raises(ResourceError, match="vertex ids 0..1000000000000"):
-        pygraph500.bfs((np.array([0, 10**12]), np.array([10**12, 5])), 0)
+        pygraph500.from_pandas(df, "a", "b", relabel=False)
+
+
+def test_from_pandas_names_the_columns_and_keeps_the_users_ids():
+    """cuGraph's and networkx's from_pandas_edgelist: columns by name, the ids as given
+    (sparse ones compacted), float64 weights kept; results equal networkx's in its ids."""
+    pd = pytest.importorskip("pandas")
+    rng = np.random.default_rng(5)
+    G = nx.gnm_random_graph(60, 150, seed=3)
+    ids = rng.choice(10**15, 60, replace=False)
+    H = nx.relabel_nodes(G, {v: int(ids[v]) for v in G})
+    for u, v in H.edges():
+        H[u][v]["cost"] = float(rng.integers(1, 10**6)) + 0.25
+    df = pd.DataFrame([(u, v, d["cost"], "x") for u, v, d in H.edges(data=True)],
+                      columns=["tag_from", "tag_to", "cost", "note"])
+    df = df[["note", "cost", "tag_to", "tag_from"]]  # not in the order guessed by default
+    g = pygraph500.from_pandas(df, source="tag_from", target="tag_to", weight="cost")
+    root = int(ids[0])
+    dist, pred = pygraph500.bfs(g, root).as_dicts()
+    assert dist == nx.single_source_shortest_path_length(H, root)
+    assert all(pred[v] in H[v] for v in pred if v != root) and pred[root] == root
+    dist, _ = pygraph500.sssp(g, root, dtype=np.float64).as_dicts()
+    want = nx.single_source_dijkstra_path_length(H, root, weight="cost")
+    assert dist == want  # exact: float64 sums of the weights as given
+    frame = pygraph500.sssp(g, root).as_frame()
+    assert set(frame["vertex"]) == set(H) and frame["vertex"].dtype == object
+    d = pygraph500.from_pandas(df, "tag_from", "tag_to", directed=True)
+    one_way = pygraph500.bfs(d, root).as_dicts()[0]
+    assert one_way == nx.single_source_shortest_path_length(
+        nx.DiGraph([(u, v) for u, v in zip(df["tag_from"], df["tag_to"])]), root)
+    for bad, match in (({"source": "nope"}, r"source column 'nope' is not in the DataFrame "
+                         r"\(columns: note, cost, tag_to, tag_from\)"),
+                       ({"source": "tag_from", "target": "note"}, "integer"),
+                       ({"relabel": "yes"}, "relabel must be")):
+        with pytest.raises(InputError, match=match):
+            pygraph500.from_pandas(df, **{"source": "tag_from", "target": "tag_to", **bad})
+    with pytest.raises(InputError, match="takes a pandas DataFrame"):
+        pygraph500.from_pandas(np.zeros((3, 2), int))
 
 
 def test_conversions_roundtrip():

@@ -50,7 +50,7 @@ _HOMES = {
     "Graph500Error": "errors", "InputError": "errors", "ResourceError": "errors",
     "ValidationError": "errors", "OutputError": "errors",
     "read_graph": "io", "write_graph": "io", "convert_graph": "io", "GraphFile": "io",
-    "bfs": "api", "sssp": "api", "SearchResult": "api",
+    "bfs": "api", "sssp": "api", "from_pandas": "api", "SearchResult": "api",
 }
 __all__ = list(_HOMES)
 

@@ -23,12 +23,15 @@ from .errors import InputError, shown
 from .graph import CSRGraph, EdgeList, build_csr, directed_csr, from_networkx, from_scipy
 from .graph.relabel import search_in_original_labels
 
-__all__ = ["bfs", "sssp", "SearchResult", "as_csr", "as_weighted_csr", "AUTO_SMALL_EDGES",
-           "SCIPY_UNREACHED"]
+__all__ = ["bfs", "sssp", "from_pandas", "SearchResult", "as_csr", "as_weighted_csr",
+           "AUTO_SMALL_EDGES", "NEEDS_WEIGHTS", "SCIPY_UNREACHED"]
 
 # algorithm="auto": graphs with fewer adjacency entries than this are searched by the serial
 # ``reference`` BFS (waking a thread pool costs more than such a search), others by the default.
 AUTO_SMALL_EDGES = 1 << 15
+NEEDS_WEIGHTS = ("sssp needs a weighted graph: scipy values, a networkx weight attribute, "
+                 "(src, dst, weights), rows (u, v, w), a DataFrame weight column, or an "
+                 "EdgeList with weight")
 SCIPY_UNREACHED = -9999  # scipy.sparse.csgraph's predecessor of the root and of unreached vertices
 
 
@@ -73,7 +76,8 @@ class SearchResult:
         """({vertex: distance}, {vertex: predecessor}) of the reached vertices, networkx's
         way (``single_source_shortest_path_length``, ``predecessor``), by ``labels`` if given."""
         labels = self.labels if labels is None else labels
-        names = list(range(self.predecessors.shape[0])) if labels is None else list(labels)
+        names = (list(range(self.predecessors.shape[0])) if labels is None else
+                 labels.tolist() if isinstance(labels, np.ndarray) else list(labels))
         reached = np.flatnonzero(np.isfinite(self.distances) & (self.distances >= 0))
         dist = {names[v]: self.distances[v].item() for v in reached}
         pred = {names[v]: (names[p] if 0 <= p < len(names) else None)
@@ -169,10 +173,15 @@ def _is_networkx(graph) -> bool:
     return type(graph).__module__.split(".")[0] == "networkx"
 
 
-def _edges_from_arrays(src, dst, weight=None) -> EdgeList:
-    """The EdgeList of ``(src, dst)`` arrays: vertices ``0..max``, refused up front when
-    ids that large would not fit in memory."""
+def _edge_file(src, dst, weights=None, directed=False, relabel="auto"):
+    """The GraphFile of edge columns: integer ids, compacted to ``0..N-1`` when sparse
+    (``relabel``: ``read_graph``'s rule, ``compacting``; the user's ids kept as ``labels``),
+    else the vertices ``0..max``, refused up front when ids that large would not fit in
+    memory. ``weights``: one number per edge, kept as given (float64) beside kernel 3's
+    float32 ones."""
     from .backend.memory import estimate_run_bytes, require_memory
+    from .graph.relabel import compact_ids, compacting
+    from .io import GraphFile
 
     src = np.asarray(src)
     dst = np.asarray(dst)
@@ -181,12 +190,53 @@ def _edges_from_arrays(src, dst, weight=None) -> EdgeList:
         raise InputError("(src, dst) must be two 1-D integer arrays of the same length")
     if src.size and min(int(src.min()), int(dst.min())) < 0:
         raise InputError("(src, dst): vertex ids must be non-negative")
+    if weights is not None:
+        weights = np.asarray(weights)
+        if weights.shape != src.shape or weights.dtype.kind not in "iuf":
+            raise InputError("(src, dst, weights): weights must be numbers, one per edge")
+        weights = weights.astype(np.float64)
+    src, dst = src.astype(np.int64), dst.astype(np.int64)  # copies: compacted in place
     n = int(max(src.max(initial=-1), dst.max(initial=-1))) + 1
-    require_memory(estimate_run_bytes(n, src.size, weight is not None),
-                   f"a graph of vertex ids 0..{n - 1} (the largest id given; {src.size} edges: "
-                   f"relabel sparse ids to 0..N-1 first, e.g. with pygraph500.read_graph's "
-                   f"relabel)")
-    return EdgeList(src.astype(np.int64), dst.astype(np.int64), max(n, 1), weight)
+    labels = None
+    if compacting(relabel, n, src.size):
+        labels = compact_ids(src, dst, n)
+        n = int(labels.size)
+    else:
+        require_memory(estimate_run_bytes(n, src.size, weights is not None),
+                       f"a graph of vertex ids 0..{n - 1} (the largest id given; {src.size} "
+                       f"edges: relabel=True compacts them)")
+    edges = EdgeList(src, dst, max(n, 1), None if weights is None else weights.astype(np.float32))
+    return GraphFile(edges, labels, weights, bool(directed))
+
+
+def from_pandas(df, source="source", target="target", weight=None, *, directed=False,
+                relabel="auto"):
+    """A pandas DataFrame of edges as a ``GraphFile``, its columns named as networkx's and
+    cuGraph's ``from_pandas_edgelist`` name them: ``source``, ``target`` and ``weight``
+    (the column ``sssp`` reads; None: unweighted). Build it once and search it many times.
+
+    Ids are integers; sparse ones (``relabel="auto"``: an id range over four times the
+    edges, ``read_graph``'s rule; ``True``: always; ``False``: never) are compacted to
+    ``0..N-1``, and then a search's ``source`` is the user's id and its result carries the
+    ids (``SearchResult.as_frame``, ``as_dicts``). ``directed``: what a search follows by
+    default (each edge one way, or both).
+
+    >>> import pandas as pd, pygraph500
+    >>> df = pd.DataFrame({"a": [10, 10**12], "b": [10**12, 7], "cost": [1.5, 2.0]})
+    >>> g = pygraph500.from_pandas(df, "a", "b", "cost")
+    >>> pygraph500.sssp(g, 7).as_dicts()[0]
+    {7: 0.0, 10: 3.5, 1000000000000: 2.0}
+    """
+    if type(df).__module__.split(".")[0] != "pandas" or not hasattr(df, "columns"):
+        raise InputError(f"from_pandas takes a pandas DataFrame, got {type(df).__name__}")
+    if relabel not in ("auto", True, False):
+        raise InputError(f"relabel must be 'auto', True or False, got {shown(relabel)}")
+    for role, name in (("source", source), ("target", target), ("weight", weight)):
+        if name is not None and name not in df.columns:
+            raise InputError(f"from_pandas: {role} column {shown(name)} is not in the "
+                             f"DataFrame (columns: {', '.join(map(str, df.columns))})")
+    return _edge_file(df[source].to_numpy(), df[target].to_numpy(),
+                      None if weight is None else df[weight].to_numpy(), directed, relabel)
 
 
 _SOURCE_NAMES = ("source", "src", "from", "u")
@@ -220,6 +270,22 @@ def _edge_columns(graph):
         raise InputError("edges as rows: the vertex ids (first two columns) must be integers")
     return (ids[:, 0].astype(np.int64), ids[:, 1].astype(np.int64),
             rows[:, 2] if rows.shape[1] == 3 else None)
+
+
+def _edge_input(graph):
+    """Edge columns, rows or a DataFrame as their GraphFile (``_edge_file``: sparse ids
+    compacted, the user's kept); any other graph as it is."""
+    columns = _edge_columns(graph)
+    if columns is None and isinstance(graph, tuple) and len(graph) in (2, 3):
+        columns = (*graph, None)[:3]
+    return graph if columns is None else _edge_file(*columns)
+
+
+def _file_vertex(graph, source) -> int:
+    """The vertex number of ``source`` in a GraphFile: its user's id, or where the ids
+    were kept, the vertex itself."""
+    return graph.vertex(source) if graph.labels is not None else _vertex(source,
+                                                                         graph.num_vertices)
 
 
 def is_directed_input(graph) -> bool:
@@ -271,6 +337,7 @@ def _out_edges(graph, source, weight=None, wide=False):
     from .io import GraphFile
 
     dtype = np.float64 if wide else np.float32
+    graph = _edge_input(graph)
     if isinstance(graph, CSRGraph):
         csr = graph if (weight is None or graph.weights is None or not wide) else \
             dataclasses.replace(graph, weights=graph.weights.astype(np.float64))
@@ -286,8 +353,9 @@ def _out_edges(graph, source, weight=None, wide=False):
         return directed_csr(src, dst, len(nodes), w), nodes.index(source)
     if isinstance(graph, GraphFile):
         e = graph.edges
-        w = _weights(e.weight, dtype) if weight is not None else None
-        return directed_csr(e.src, e.dst, e.num_vertices, w), graph.vertex(source)
+        given = graph.weights if wide else e.weight
+        w = _weights(given, dtype) if weight is not None and given is not None else None
+        return directed_csr(e.src, e.dst, e.num_vertices, w), _file_vertex(graph, source)
     if sp.issparse(graph):
         if graph.ndim != 2 or graph.shape[0] != graph.shape[1]:
             raise InputError(f"a graph's matrix must be square, got shape {graph.shape}")
@@ -299,23 +367,9 @@ def _out_edges(graph, source, weight=None, wide=False):
         w = _weights(graph.weight, dtype) if weight is not None else None
         csr = directed_csr(graph.src, graph.dst, graph.num_vertices, w)
         return csr, _vertex(source, csr.num_vertices)
-    columns = _edge_columns(graph)
-    if columns is None and isinstance(graph, tuple) and len(graph) in (2, 3):
-        columns = (*graph, None)[:3]
-    if columns is None:
-        raise InputError(f"graph must be a CSRGraph, a scipy.sparse matrix, a networkx graph, "
-                         f"an EdgeList, a GraphFile, an (src, dst) tuple of arrays, edge rows "
-                         f"or a pandas DataFrame; got {type(graph).__name__}")
-    edges = _edges_from_arrays(columns[0], columns[1],
-                               None if columns[2] is None else np.asarray(columns[2]))
-    w = None
-    if weight is not None:
-        if columns[2] is None:
-            raise InputError("sssp needs weights: a third column (u, v, weight), or a "
-                             "DataFrame column named weight")
-        w = _weights(columns[2], dtype)
-    csr = directed_csr(edges.src, edges.dst, edges.num_vertices, w)
-    return csr, _vertex(source, csr.num_vertices)
+    raise InputError(f"graph must be a CSRGraph, a scipy.sparse matrix, a networkx graph, "
+                     f"an EdgeList, a GraphFile, an (src, dst) tuple of arrays, edge rows or "
+                     f"a pandas DataFrame; got {type(graph).__name__}")
 
 
 def _networkx_edges(graph, nodes, weight: str):
@@ -355,15 +409,13 @@ def as_csr(graph, source):
     from .io import GraphFile
 
     gf = None
-    columns = _edge_columns(graph)
-    if columns is not None:
-        graph = columns[:2]
+    graph = _edge_input(graph)
     if isinstance(graph, CSRGraph):
         csr = graph
     elif isinstance(graph, GraphFile):
         gf = graph
         csr = build_csr(graph.edges)
-        return csr, graph.vertex(source), gf
+        return csr, _file_vertex(graph, source), gf
     elif isinstance(graph, EdgeList):
         csr = build_csr(graph)
     elif sp.issparse(graph):
@@ -375,8 +427,6 @@ def as_csr(graph, source):
         except ValueError:
             raise InputError(f"source {shown(source)} is not a node of the networkx graph") from None
         return from_networkx(graph, nodes), index, None
-    elif isinstance(graph, tuple) and len(graph) in (2, 3):  # (src, dst[, weights ignored])
-        csr = build_csr(_edges_from_arrays(graph[0], graph[1]))
     else:
         raise InputError(
             "graph must be a CSRGraph, a scipy.sparse matrix, a networkx graph, an EdgeList, "
@@ -394,9 +444,10 @@ def bfs(graph, source, *, directed=None, algorithm="auto", scipy_compatible=Fals
     and ``source`` is a node), an ``(src, dst)`` tuple of integer arrays (columns), edge rows
     (an (N, 2) or (N, 3) array or a list of ``(u, v)``), a pandas DataFrame (columns named
     source/src/from/u and target/destination/dst/to/v, else its first two), an EdgeList, or a
-    GraphFile from ``read_graph`` (``source`` is then the user's id, the arrays are indexed by
-    vertex number; ``graph.user_ids`` maps them back). Ids of arrays, rows and DataFrames are
-    the vertices ``0..max``; ``source`` must be one of them.
+    GraphFile from ``read_graph`` or ``from_pandas`` (``source`` is then the user's id, the
+    arrays are indexed by vertex number; ``result.labels`` maps them back). Ids of arrays,
+    rows and DataFrames are the vertices ``0..max``, or where sparse (``read_graph``'s rule)
+    compacted as a file's are, ``source`` and ``result.labels`` then the user's ids.
     ``directed``: follow each edge one way only (the default is the input's nature,
     ``is_directed_input``: networkx DiGraphs and scipy matrices directed, as those libraries
     do; edge lists undirected, as Graph500's), or both ways (False: scipy's
@@ -428,6 +479,7 @@ def bfs(graph, source, *, directed=None, algorithm="auto", scipy_compatible=Fals
     >>> pygraph500.bfs(([0, 1], [1, 2]), 2).distances.tolist()
     [2, 1, 0]
     """
+    graph = _edge_input(graph)
     directed = is_directed_input(graph) if directed is None else bool(directed)
     _note_conversion(graph, "bfs")
     guess = algorithm if algorithm != "auto" else _auto(_entries_hint(graph))
@@ -498,7 +550,7 @@ def _labels(graph):
     if _is_networkx(graph):
         return list(graph)
     if isinstance(graph, GraphFile):
-        return graph.user_ids(np.arange(graph.num_vertices))
+        return graph.labels
     return None
 
 
@@ -531,24 +583,14 @@ def as_weighted_csr(graph, source, weight="weight", wide=False):
         if wide:
             given = _networkx_edges(graph, nodes, weight)
     else:
-        columns = _edge_columns(graph)
-        if columns is not None:
-            if columns[2] is None:
-                raise InputError("sssp needs weights: a third column (u, v, weight), or a "
-                                 "DataFrame column named weight")
-            graph = columns
-        if isinstance(graph, tuple) and len(graph) == 3:
-            w = np.asarray(graph[2])
-            if w.shape != np.shape(graph[0]) or w.dtype.kind not in "iuf":
-                raise InputError("(src, dst, weights): weights must be numbers, one per edge")
-            given = graph
-            graph = _edges_from_arrays(graph[0], graph[1], w.astype(np.float32))
+        graph = _edge_input(graph)
         if isinstance(graph, GraphFile):
-            graph, source = graph.edges, graph.vertex(source)
+            if wide and graph.weights is not None:
+                given = graph.edges.src, graph.edges.dst, graph.weights
+            graph, source = graph.edges, _file_vertex(graph, source)
         csr, root, _ = as_csr(graph, source)
     if not csr.weighted:
-        raise InputError("sssp needs a weighted graph (scipy values, a networkx weight "
-                         "attribute, (src, dst, weights), or an EdgeList with weight)")
+        raise InputError(NEEDS_WEIGHTS)
     if wide:
         w64 = (csr.weights.astype(np.float64) if given is None or not csr.num_directed_edges
                else _smallest_weights(csr, *given))
@@ -605,6 +647,7 @@ def sssp(graph, source, *, directed=None, algorithm=None, scipy_compatible=False
     if dtype not in (np.float32, np.float64):
         raise InputError(f"sssp: dtype must be float32 or float64, got {dtype}")
     wide = dtype == np.float64
+    graph = _edge_input(graph)
     directed = is_directed_input(graph) if directed is None else bool(directed)
     if algorithm is not None:
         SSSP.get_algorithm(algorithm)  # an unknown name first, before any work
@@ -629,8 +672,7 @@ def _sssp(graph, source, directed, algorithm, scipy_compatible, weight, dtype):
     csr, root = (_directed(graph, source, weight, wide) if directed
                  else as_weighted_csr(graph, source, weight, wide))
     if not csr.weighted:
-        raise InputError("sssp needs a weighted graph (scipy values, a networkx weight "
-                         "attribute, (src, dst, weights), or an EdgeList with weight)")
+        raise InputError(NEEDS_WEIGHTS)
     algorithm = algorithm or _sssp_default(SSSP, wide, csr.directed)
     fn = SSSP.get_algorithm(algorithm)
     if wide and not fn.takes("dtype"):

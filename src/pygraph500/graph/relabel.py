@@ -107,6 +107,13 @@ def distinct_ids(src: np.ndarray, dst: np.ndarray, hi: int) -> np.ndarray:
     return np.union1d(np.unique(src), np.unique(dst)).astype(np.int64, copy=False)
 
 
+def compacting(relabel, hi: int, num_edges: int) -> bool:
+    """Whether ids below ``hi`` on ``num_edges`` edges are compacted to 0..N-1: ``relabel``
+    True always, False never, "auto" when the id range is over four times the edges (a
+    dense array over the ids would then cost more than the edges)."""
+    return relabel is True or (relabel == "auto" and hi > 4 * num_edges + 1024)
+
+
 def compact_ids(src: np.ndarray, dst: np.ndarray, hi: int | None = None) -> np.ndarray:
     """Relabel ``src`` and ``dst`` (int64, non-negative) IN PLACE to 0..N-1; return ``labels``.
 

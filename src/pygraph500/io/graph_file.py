@@ -25,7 +25,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import InputError, shown
-from ..graph.relabel import compact_ids, lookup_labels
+from ..graph.relabel import compact_ids, compacting, lookup_labels
 from ..graph.types import EdgeList
 from .file_access import check_readable, readable_input
 from .outputs import check_writable, same_file
@@ -156,7 +156,7 @@ def _read_file(path, fmt, num_vertices, relabel, directed, progress, weights) ->
         n = num_vertices
     else:
         n = max(hi, n_hint or 0)
-        if relabel is True or (relabel == "auto" and n > 4 * src.shape[0] + 1024):
+        if compacting(relabel, n, src.shape[0]):
             report("relabelling", 0, 1)
             labels = compact_ids(src, dst, hi)
             n = int(labels.shape[0])
