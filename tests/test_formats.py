@@ -488,7 +488,7 @@ CSV_BAD = [
     ("one.csv", b"0,1\n5\n", {}, ("one.csv:2", "one column ('5')")),
     ("blank.csv", b"0 1\n", {}, ("blank.csv:1", "no comma or tab", "--format snap")),
     ("inner.csv", b"0,1\n1 2,3\n", {}, ("inner.csv:2", "'1 2'")),
-    ("notarget.csv", b"source,dest\n0,1\n", {}, ("notarget.csv:1", "no target column", "target/dst/to/v")),
+    ("notarget.csv", b"source,dest\n0,1\n", {}, ("notarget.csv:1", "no target column", "target/destination/dst/to/v")),
     ("twice.csv", b"from,to,u\n0,1,2\n", {}, ("twice.csv:1", "2 source columns")),
     ("wide.csv", b"a,b,c,d\n0,1,2,3\n", {}, ("wide.csv:1", "4 columns and names none")),
     ("weight.csv", b"0,1,0.5\n1,2,heavy\n", {}, ("weight.csv:2", "weight is not a number: 'heavy'")),

@@ -239,20 +239,19 @@ def from_pandas(df, source="source", target="target", weight=None, *, directed=F
                       None if weight is None else df[weight].to_numpy(), directed, relabel)
 
 
-_SOURCE_NAMES = ("source", "src", "from", "u")
-_TARGET_NAMES = ("target", "destination", "dst", "to", "v")
-_WEIGHT_NAMES = ("weight", "w")
-
-
 def _edge_columns(graph):
     """(src, dst, weights or None) of an edge input given as rows or a DataFrame, or None
     for the other kinds: an (N, 2) or (N, 3) ndarray or a list of (u, v[, w]) rows; a
     pandas DataFrame by its column names (source/src/from/u, target/destination/dst/to/v,
-    weight/w), else its first two (three) columns. A tuple stays columns: (src, dst[, w])."""
+    weight/w: the csv reader's ``COLUMN_NAMES``), else its first two (three) columns. A tuple
+    stays columns: (src, dst[, w])."""
     if type(graph).__module__.split(".")[0] == "pandas" and hasattr(graph, "columns"):
+        from .io.csv_text import COLUMN_NAMES
+        from .io.text_kernels import SOURCE, TARGET, WEIGHT
+
         names = {str(c).lower(): c for c in graph.columns}
-        pick = [next((names[n] for n in options if n in names), None)
-                for options in (_SOURCE_NAMES, _TARGET_NAMES, _WEIGHT_NAMES)]
+        pick = [next((names[n] for n in COLUMN_NAMES[role] if n in names), None)
+                for role in (SOURCE, TARGET, WEIGHT)]
         if pick[0] is None or pick[1] is None:
             if len(graph.columns) < 2:
                 raise InputError("a DataFrame of edges needs two columns (source, target)")

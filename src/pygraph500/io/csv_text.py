@@ -10,9 +10,9 @@ What a file is, told from its first lines (``csv_layout``):
   ``inf`` (so a first data line with a bad id or weight is an error, never taken for a
   header); a UTF-8 byte order mark before it is passed over;
 - the columns: a header naming any of ``source``/``src``/``from``/``u``,
-  ``target``/``dst``/``to``/``v``, ``weight``/``w`` (any case, any order) gives them by name,
-  and its columns with other names are ignored (Gephi's ``Source,Target,Type,Id,Weight``
-  reads as it is): they are named, so no value can be taken for another. Otherwise (no
+  ``target``/``destination``/``dst``/``to``/``v``, ``weight``/``w`` (any case, any order)
+  gives them by name, and its columns with other names are ignored (Gephi's
+  ``Source,Target,Type,Id,Weight`` reads as it is): they are named, so no value can be taken for another. Otherwise (no
   header, or one naming none of them) the columns are ``source, target[, weight]`` and a
   line has 2 or 3: a fourth, unnamed column is refused, it could be anything.
 
@@ -31,8 +31,9 @@ from .weight_files import NO_WEIGHTS_HINT
 __all__ = ["read_csv", "write_csv", "csv_layout", "COLUMN_NAMES"]
 
 # The header names of the columns read, by what they hold (lower case).
-COLUMN_NAMES = {SOURCE: ("source", "src", "from", "u"), TARGET: ("target", "dst", "to", "v"),
-                WEIGHT: ("weight", "w")}
+# The API reads a DataFrame's columns by them too.
+COLUMN_NAMES = {SOURCE: ("source", "src", "from", "u"),
+                TARGET: ("target", "destination", "dst", "to", "v"), WEIGHT: ("weight", "w")}
 _ROLE_OF = {name.encode(): role for role, names in COLUMN_NAMES.items() for name in names}
 _ROLE_NAME = {SOURCE: "source", TARGET: "target", WEIGHT: "weight", IGNORED: "ignored"}
 _BOM = b"\xef\xbb\xbf"
