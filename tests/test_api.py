@@ -224,6 +224,9 @@ def test_from_pandas_names_the_columns_and_keeps_the_users_ids():
                        ({"relabel": "yes"}, "relabel must be")):
         with pytest.raises(InputError, match=match):
             pygraph500.from_pandas(df, **{"source": "tag_from", "target": "tag_to", **bad})
+    with pytest.raises(InputError, match=r"below 2\*\*63"):
+        pygraph500.from_pandas(pd.DataFrame({"s": np.array([2**63 + 5], np.uint64),
+                                             "t": np.array([1], np.uint64)}), "s", "t")
     with pytest.raises(InputError, match="takes a pandas DataFrame"):
         pygraph500.from_pandas(np.zeros((3, 2), int))
 

@@ -190,6 +190,8 @@ def _edge_file(src, dst, weights=None, directed=False, relabel="auto"):
         raise InputError("(src, dst) must be two 1-D integer arrays of the same length")
     if src.size and min(int(src.min()), int(dst.min())) < 0:
         raise InputError("(src, dst): vertex ids must be non-negative")
+    if src.size and max(int(src.max()), int(dst.max())) >= 2**63:
+        raise InputError("(src, dst): vertex ids must be below 2**63")
     if weights is not None:
         weights = np.asarray(weights)
         if weights.shape != src.shape or weights.dtype.kind not in "iuf":
