@@ -191,6 +191,56 @@ def test_sparse_ids_are_compacted_and_come_back_labelled():
         pygraph500.from_pandas(df, "a", "b", relabel=False)
 
 
+def test_a_graph_file_is_built_once(monkeypatch):
+    """Searching one GraphFile (from_pandas, read_graph) many times ran kernel 1 on every
+    call; now once per kind of graph asked (undirected, float64 weights, directed), and the
+    answers stay scipy's."""
+    import pygraph500.api as api
+    from pygraph500.io import GraphFile
+
+    rng = np.random.default_rng(8)
+    src, dst = rng.integers(0, 40, 120), rng.integers(0, 40, 120)
+    w = rng.integers(1, 100, 120).astype(float)
+    g = GraphFile(EdgeList(src, dst, 40, w.astype(np.float32)), weights=w)
+    builds = []
+    for name in ("build_csr", "directed_csr"):
+        real = getattr(api, name)
+        monkeypatch.setattr(api, name, lambda *a, real=real, name=name, **k: (
+            builds.append(name), real(*a, **k))[1])
+    both = sp.coo_array((np.r_[w, w], (np.r_[src, dst], np.r_[dst, src])), shape=(40, 40))
+    a = sp.csr_array(both)
+    a.sum_duplicates()
+    one_way = sp.coo_array((w, (src, dst)), shape=(40, 40)).tocsr()
+    for root in (0, 3, 7):
+        np.testing.assert_array_equal(
+            pygraph500.bfs(g, root).distances,
+            _hops(dijkstra(a, directed=False, unweighted=True, indices=root)))
+        np.testing.assert_array_equal(
+            pygraph500.sssp(g, root, dtype=np.float64).distances,
+            dijkstra(_smallest(src, dst, w, 40), directed=False, indices=root))
+        np.testing.assert_array_equal(
+            pygraph500.bfs(g, root, directed=True).distances,
+            _hops(dijkstra(one_way, directed=True, unweighted=True, indices=root)))
+    # kernel 1 once; the float64 weights' pairing and the directed graph one each
+    assert sorted(builds) == ["build_csr", "directed_csr", "directed_csr"], builds
+
+
+def _hops(d):
+    return np.where(np.isinf(d), -1, d).astype(np.int64)
+
+
+def _smallest(src, dst, w, n):
+    """The undirected matrix keeping each pair's smallest weight (kernel 1's rule)."""
+    best = {}
+    for u, v, x in zip(src.tolist(), dst.tolist(), w.tolist()):
+        if u != v:
+            k = (min(u, v), max(u, v))
+            best[k] = min(best.get(k, np.inf), x)
+    rows = [k[0] for k in best] + [k[1] for k in best]
+    cols = [k[1] for k in best] + [k[0] for k in best]
+    return sp.csr_array((list(best.values()) * 2, (rows, cols)), shape=(n, n))
+
+
 def test_from_pandas_names_the_columns_and_keeps_the_users_ids():
     """cuGraph's and networkx's from_pandas_edgelist: columns by name, the ids as given
     (sparse ones compacted), float64 weights kept; results equal networkx's in its ids."""

@@ -312,9 +312,27 @@ def _directed(graph, source, weight=None, wide=False):
     followed as given (an undirected networkx graph's both ways); ``weight``: the networkx
     attribute, or True for the other kinds' weights (float64 with ``wide``). A graph whose
     every edge has its reverse (with the same weight) is the undirected one, and says so,
-    so that every algorithm can search it."""
-    csr, root = _out_edges(graph, source, weight, wide)
-    return (_undirected_if_symmetric(csr) if csr.directed else csr), root
+    so that every algorithm can search it. A GraphFile's is built once and kept with it."""
+    from .io import GraphFile
+
+    graph = _edge_input(graph)
+    if not isinstance(graph, GraphFile):
+        csr, root = _out_edges(graph, source, weight, wide)
+        return _marked(csr), root
+
+    def make():
+        e = graph.edges
+        given = graph.weights if wide else e.weight
+        w = (_weights(given, np.float64 if wide else np.float32)
+             if weight is not None and given is not None else None)
+        return _marked(directed_csr(e.src, e.dst, e.num_vertices, w))
+
+    return graph.built(("directed", weight is not None, wide), make), _file_vertex(graph, source)
+
+
+def _marked(csr):
+    """A directed ``csr`` marked undirected when it is (``_undirected_if_symmetric``)."""
+    return _undirected_if_symmetric(csr) if csr.directed else csr
 
 
 def _undirected_if_symmetric(csr):
@@ -332,13 +350,11 @@ def _undirected_if_symmetric(csr):
 
 
 def _out_edges(graph, source, weight=None, wide=False):
-    """``_directed``'s graph as given: (out-edge CSRGraph, vertex number of ``source``)."""
+    """``_directed``'s graph as given, for any input but a GraphFile: (out-edge CSRGraph,
+    vertex number of ``source``)."""
     import scipy.sparse as sp
 
-    from .io import GraphFile
-
     dtype = np.float64 if wide else np.float32
-    graph = _edge_input(graph)
     if isinstance(graph, CSRGraph):
         csr = graph if (weight is None or graph.weights is None or not wide) else \
             dataclasses.replace(graph, weights=graph.weights.astype(np.float64))
@@ -352,11 +368,6 @@ def _out_edges(graph, source, weight=None, wide=False):
             src, dst, w = np.r_[src, dst], np.r_[dst, src], np.r_[w, w]
         w = _weights(w, dtype) if weight is not None else None
         return directed_csr(src, dst, len(nodes), w), nodes.index(source)
-    if isinstance(graph, GraphFile):
-        e = graph.edges
-        given = graph.weights if wide else e.weight
-        w = _weights(given, dtype) if weight is not None and given is not None else None
-        return directed_csr(e.src, e.dst, e.num_vertices, w), _file_vertex(graph, source)
     if sp.issparse(graph):
         if graph.ndim != 2 or graph.shape[0] != graph.shape[1]:
             raise InputError(f"a graph's matrix must be square, got shape {graph.shape}")
@@ -409,14 +420,11 @@ def as_csr(graph, source):
 
     from .io import GraphFile
 
-    gf = None
     graph = _edge_input(graph)
     if isinstance(graph, CSRGraph):
         csr = graph
     elif isinstance(graph, GraphFile):
-        gf = graph
-        csr = build_csr(graph.edges)
-        return csr, _file_vertex(graph, source), gf
+        return _file_csr(graph), _file_vertex(graph, source), graph
     elif isinstance(graph, EdgeList):
         csr = build_csr(graph)
     elif sp.issparse(graph):
@@ -433,7 +441,7 @@ def as_csr(graph, source):
             "graph must be a CSRGraph, a scipy.sparse matrix, a networkx graph, an EdgeList, "
             "a GraphFile, an (src, dst) tuple of arrays, edge rows ((N, 2) array or list of "
             f"(u, v)) or a pandas DataFrame; got {type(graph).__name__}")
-    return csr, _vertex(source, csr.num_vertices), gf
+    return csr, _vertex(source, csr.num_vertices), None
 
 
 def bfs(graph, source, *, directed=None, algorithm="auto", scipy_compatible=False,
@@ -586,9 +594,10 @@ def as_weighted_csr(graph, source, weight="weight", wide=False):
     else:
         graph = _edge_input(graph)
         if isinstance(graph, GraphFile):
-            if wide and graph.weights is not None:
-                given = graph.edges.src, graph.edges.dst, graph.weights
-            graph, source = graph.edges, _file_vertex(graph, source)
+            csr = _file_csr(graph, wide)
+            if not csr.weighted:
+                raise InputError(NEEDS_WEIGHTS)
+            return csr, _file_vertex(graph, source)
         csr, root, _ = as_csr(graph, source)
     if not csr.weighted:
         raise InputError(NEEDS_WEIGHTS)
@@ -597,6 +606,18 @@ def as_weighted_csr(graph, source, weight="weight", wide=False):
                else _smallest_weights(csr, *given))
         csr = dataclasses.replace(csr, weights=w64)
     return csr, root
+
+
+def _file_csr(graph, wide=False):
+    """Kernel 1's graph of a GraphFile (weighted when it has weights; ``wide``: its weights
+    as given, float64), built once and kept with it: a GraphFile searched many times costs
+    one kernel 1."""
+    csr = graph.built("csr", lambda: build_csr(graph.edges))
+    if not (wide and csr.weighted):
+        return csr
+    return graph.built("csr-float64", lambda: dataclasses.replace(
+        csr, weights=_smallest_weights(csr, graph.edges.src, graph.edges.dst, graph.weights)
+        if csr.num_directed_edges else csr.weights.astype(np.float64)))
 
 
 def _smallest_weights(csr, src, dst, weights) -> np.ndarray:

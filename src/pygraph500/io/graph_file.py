@@ -20,7 +20,7 @@ offending value, before anything is written; writes go through ``atomic_writer``
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -61,6 +61,7 @@ class GraphFile:
     directed: bool = False
     path: str = ""
     format: str = ""
+    _built: dict = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def __post_init__(self):
         if self.weights is None and self.edges.weight is not None:
@@ -73,6 +74,13 @@ class GraphFile:
     @property
     def num_edges(self) -> int:
         return self.edges.num_edges
+
+    def built(self, key, make):
+        """``make()``, made on the first call with ``key`` and kept with this graph: the
+        API's searches of one GraphFile build kernel 1's graph once, not on every call."""
+        if key not in self._built:
+            self._built[key] = make()
+        return self._built[key]
 
     @property
     def relabelled(self) -> bool:
