@@ -568,7 +568,7 @@ def test_each_format_is_one_module_with_its_own_names():
                                   ["bfs", "a.txt", "--root", "0", "--format"],
                                   ["run", "--input", "a.txt", "--format"]])
 def test_cli_format_choices_are_the_registrys(flag, capsys):
-    from pygraph500.cli.common import FORMATS_HELP
+    from pygraph500.cli.common import formats_help
 
     parser = cli.build_parser()
     for name in REGISTRY:
@@ -577,4 +577,4 @@ def test_cli_format_choices_are_the_registrys(flag, capsys):
         parser.parse_args(flag + ["nope"])
     err = capsys.readouterr().err.strip()
     assert exc.value.code == 2 and "\n" not in err and all(name in err for name in REGISTRY)
-    assert all(f"{f.name} {' '.join(f.suffixes)}" in FORMATS_HELP for f in REGISTRY.values())
+    assert all(f"{f.name} {' '.join(f.suffixes)}" in formats_help() for f in REGISTRY.values())

@@ -9,7 +9,7 @@ from ..io import check_writable, write_json
 from . import ALGORITHMS, BACKENDS, DTYPES
 from .run import run_apsp
 
-__all__ = ["add_apsp_parser", "cmd_apsp"]
+__all__ = ["add", "cmd_apsp"]
 
 
 def _seed(text: str) -> int:
@@ -22,10 +22,10 @@ def _seed(text: str) -> int:
     return value
 
 
-def add_apsp_parser(sub) -> None:
+def add(sub) -> None:
     """The `graph500 apsp` subcommand's arguments, added to the command's subparsers."""
     ap = sub.add_parser(
-        "apsp", help="all-pairs shortest paths (paper 004): blocked Floyd-Warshall and others",
+        "apsp",
         description="Solve all-pairs shortest paths on a dense weighted graph: the paper's "
                     "random graph (--n) or the Graph500 Kronecker graph with random weights "
                     "(--kronecker SCALE). Prints the time of the algorithm and its rate in "

@@ -16,13 +16,47 @@ from ..process import (abort_launch, command_ending, handled_signals, interrupte
                        join_mpi, launched_rank, let_rank0_speak, remove_temporaries,
                        signal_received)
 
-__all__ = ["main", "build_parser"]
+__all__ = ["main", "build_parser", "COMMANDS"]
+
+# Every command, in the order of the help: the module that adds its parser (``add(sub)``,
+# relative to this package) and its one-line summary. The top-level help is made from this
+# table alone, so `graph500 --help` imports none of the commands' libraries (numba, scipy).
+COMMANDS = {
+    "run": (".run", "run the whole benchmark and print the official output block"),
+    "generate": (".generate", "write the Kronecker edge list (and kernel 3's weights) to "
+                              "files"),
+    "validate": (".validate", "validate any parent array (and SSSP distances) against an "
+                              "edge list"),
+    "info": (".info", "versions, threads, MPI, GPU, the kernel cache"),
+    "bfs": (".bfs_sssp", "one search on a user's graph file, optionally writing the tree"),
+    "sssp": (".bfs_sssp", "kernel 3 (shortest paths) on a user's weighted graph file"),
+    "convert": (".convert", "convert an edge list between file formats"),
+    "plot": (".results", "PNG figures of a `run --json` result"),
+    "compare": (".results", "side-by-side official statistics of several `run --json` "
+                            "results"),
+    "report": (".report", "what a Graph500 list submission asks for, from a `run --json` "
+                          "result"),
+    "apsp": ("..apsp.cli", "all-pairs shortest paths (paper 004): blocked Floyd-Warshall "
+                           "and others"),
+}
 
 
-def build_parser():
-    """The parser of every command (each command module adds its own)."""
-    from ..apsp.cli import add_apsp_parser
-    from . import bfs_sssp, convert, generate, info, report, results, run, validate
+class _Summarised:
+    """The subparsers, each command's help line given from ``COMMANDS``."""
+
+    def __init__(self, sub):
+        self.sub = sub
+
+    def add_parser(self, name, **kwargs):
+        return self.sub.add_parser(name, help=COMMANDS[name][1], **kwargs)
+
+
+def build_parser(commands: bool = True):
+    """The parser of every command (each command module adds its own); ``commands=False``:
+    the commands' names and summaries only (the top-level help and its errors), which
+    imports no command module."""
+    from importlib import import_module
+
     from .common import Parser
 
     parser = Parser(
@@ -32,9 +66,12 @@ def build_parser():
                     "validation, official TEPS.",
     )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for command in (run, generate, validate, info, bfs_sssp, convert, results, report):
-        command.add(sub)
-    add_apsp_parser(sub)
+    if not commands:
+        for name, (_, summary) in COMMANDS.items():
+            sub.add_parser(name, help=summary)
+        return parser
+    for module in dict.fromkeys(m for m, _ in COMMANDS.values()):
+        import_module(module, __name__).add(_Summarised(sub))
     return parser
 
 
@@ -101,7 +138,8 @@ def _quiet_rank() -> bool:
 def _main(argv) -> int:
     from .common import command_parser, in_flags
 
-    parser = build_parser()
+    words = sys.argv[1:] if argv is None else list(argv)
+    parser = build_parser(commands=any(w in COMMANDS for w in words))
     quiet_rank = _quiet_rank()
     if quiet_rank:  # under mpiexec, usage errors and --help come from rank 0 only
         import contextlib

@@ -2,7 +2,7 @@
 printed first, then the table written."""
 from __future__ import annotations
 
-from .common import (FORMATS_HELP, add_hybrid_args, add_input_args, add_tree_args,
+from .common import (add_hybrid_args, add_input_args, add_tree_args, formats_help,
                      results_next, search_options)
 
 __all__ = ["add"]
@@ -14,7 +14,7 @@ def add(sub) -> None:
     from ..sssp import ALGORITHMS as SSSP_ALGORITHMS
 
     p = _search_parser(
-        sub, "bfs", "one search on a user's graph file, optionally writing the tree",
+        sub, "bfs",
         "Read FILE, search from --root (the file's own id), validate the tree by the Graph500 "
         "rules and print a summary. --out writes one row per reached vertex, `vertex, "
         "parent[, distance]`, in the file's ids: an int64 table (.npy) or CSV (.csv). Exit "
@@ -25,7 +25,7 @@ def add(sub) -> None:
     add_tree_args(p)
     add_hybrid_args(p)
     p = _search_parser(
-        sub, "sssp", "kernel 3 (shortest paths) on a user's weighted graph file",
+        sub, "sssp",
         "Read FILE with its weights (SNAP third column, CSV weight column, Matrix Market "
         "values, .npz weight), run single-source shortest paths from --root (the file's own "
         "id), validate by the Graph500 kernel-3 rules and print a summary. --out writes one "
@@ -37,10 +37,10 @@ def add(sub) -> None:
                    help="a file without weights: every weight 1.0 (else an error)")
 
 
-def _search_parser(sub, name, summary, description, graph, table, kind, algorithms):
+def _search_parser(sub, name, description, graph, table, kind, algorithms):
     """A search command's parser with the arguments `bfs` and `sssp` share."""
-    p = sub.add_parser(name, help=summary, description=description)
-    p.add_argument("file", metavar="FILE", help=f"{graph} ({FORMATS_HELP}); - reads stdin")
+    p = sub.add_parser(name, description=description)
+    p.add_argument("file", metavar="FILE", help=f"{graph} ({formats_help()}); - reads stdin")
     p.add_argument("--root", "-r", type=int, required=True, help="the source vertex (file's id)")
     p.add_argument("--out", "-o", metavar="FILE", help=f"write {table}: .npy or .csv")
     p.add_argument("--algorithm", "-a", default=algorithms.default,

@@ -7,9 +7,7 @@ from __future__ import annotations
 import argparse
 import re
 
-from ..io.registry import COMPRESSED_SUFFIXES, FORMATS, REGISTRY
-
-__all__ = ["Parser", "DEFAULT_SCALE", "seed", "add_graph_args", "FORMATS_HELP", "add_input_args",
+__all__ = ["Parser", "DEFAULT_SCALE", "seed", "add_graph_args", "formats_help", "add_input_args",
            "add_tree_args", "add_hybrid_args", "search_options", "results_next", "in_flags"]
 
 DEFAULT_SCALE = 16
@@ -45,13 +43,19 @@ def add_graph_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--quiet", "-q", action="store_true", help="no progress on stderr")
 
 
-# Each format's name and file names, for the commands' help.
-FORMATS_HELP = "; ".join(" ".join((f.name, *f.suffixes))
-                         + (f", + {' '.join(COMPRESSED_SUFFIXES)}" if f.compressible else "")
-                         for f in REGISTRY.values())
+def formats_help() -> str:
+    """Each format's name and file names, for the commands' help (the registry is imported
+    when a command's parser is made, not for the top-level help)."""
+    from ..io.registry import COMPRESSED_SUFFIXES, REGISTRY
+
+    return "; ".join(" ".join((f.name, *f.suffixes))
+                     + (f", + {' '.join(COMPRESSED_SUFFIXES)}" if f.compressible else "")
+                     for f in REGISTRY.values())
 
 
 def add_input_args(p: argparse.ArgumentParser) -> None:
+    from ..io.registry import FORMATS
+
     p.add_argument("--format", "-f", default=None, choices=FORMATS, metavar="FORMAT",
                    help=f"{', '.join(FORMATS)} (default: from the file name)")
     p.add_argument("--num-vertices", "-n", type=int, default=None, metavar="N",

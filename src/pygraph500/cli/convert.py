@@ -3,19 +3,20 @@ from __future__ import annotations
 
 import sys
 
-from ..io.registry import FORMATS
-from .common import FORMATS_HELP
+from .common import formats_help
 
 __all__ = ["add"]
 
 
 def add(sub) -> None:
     """Add the command's parser to the subparsers ``sub``."""
+    from ..io.registry import FORMATS
+
     p = sub.add_parser(
-        "convert", help="convert an edge list between file formats",
+        "convert",
         description="Read IN and write OUT, formats from the file names (or --from/--to): "
-                    f"{FORMATS_HELP}. Ids are kept as they are in the file. What OUT's format "
-                    "cannot hold (weights, direction) is reported on stderr.")
+                    f"{formats_help()}. Ids are kept as they are in the file. What OUT's "
+                    "format cannot hold (weights, direction) is reported on stderr.")
     p.add_argument("input", metavar="IN")
     p.add_argument("output", metavar="OUT")
     p.add_argument("--from", dest="format", choices=FORMATS, metavar="FORMAT",

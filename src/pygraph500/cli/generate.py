@@ -10,7 +10,7 @@ __all__ = ["add"]
 def add(sub) -> None:
     """Add the command's parser to the subparsers ``sub``."""
     p = sub.add_parser(
-        "generate", help="write the Kronecker edge list (and kernel 3's weights) to files",
+        "generate",
         description="Write the edge list as little-endian int64 pairs (v0, v1) in generation "
                     "order (the reference's packed_edge layout); a .txt name writes text pairs.")
     add_graph_args(p)

@@ -7,7 +7,7 @@ __all__ = ["add"]
 
 def add(sub) -> None:
     """Add the command's parser to the subparsers ``sub``."""
-    p = sub.add_parser("info", help="versions, threads, MPI, GPU, the kernel cache")
+    p = sub.add_parser("info")
     p.add_argument("--algorithms", action="store_true",
                    help="print every BFS and SSSP algorithm instead: what it is, where it "
                         "runs and its options (markdown; from the registries)")

@@ -9,7 +9,7 @@ def add(sub) -> None:
     from ..report.submission import FORMATS
 
     p = sub.add_parser(
-        "report", help="what a Graph500 list submission asks for, from a `run --json` result",
+        "report",
         description="Print what a Graph500 list submission asks for beside the official "
                     "block: the machine that ran the benchmark (CPU, sockets, cores, memory, "
                     "accelerator, OS, as the run recorded them), the software versions, the "

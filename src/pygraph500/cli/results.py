@@ -8,7 +8,7 @@ __all__ = ["add"]
 def add(sub) -> None:
     """Add the command's parser to the subparsers ``sub``."""
     p = sub.add_parser(
-        "plot", help="PNG figures of a `run --json` result",
+        "plot",
         description="Write teps.png (TEPS per search in MTEPS or GTEPS, harmonic mean "
                     "marked), levels.png (per level of the first search: Mastrostefano 2013's "
                     "Table 4.1 counts) and level_times.png (time per level and direction) into "
@@ -21,7 +21,7 @@ def add(sub) -> None:
     p.set_defaults(handler=_cmd_plot)
 
     p = sub.add_parser(
-        "compare", help="side-by-side official statistics of several `run --json` results",
+        "compare",
         description="Print one row per official statistic, one column per result, and the "
                     "ratio of each result to the first.")
     p.add_argument("results", metavar="RESULT.json", nargs="+")

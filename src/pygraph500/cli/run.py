@@ -19,7 +19,7 @@ def add(sub) -> None:
     from ..sssp import ALGORITHMS as SSSP_ALGORITHMS, DEFAULT_ALGORITHM as SSSP_DEFAULT
 
     p = sub.add_parser(
-        "run", help="run the whole benchmark and print the official output block",
+        "run",
         description="Generate the Kronecker graph, build it, run BFS (and with --kernel "
                     "sssp|both, SSSP) from 64 roots, validate every result (untimed) and print "
                     "the reference's output block on stdout. Exit status 1 when a result is "

@@ -12,7 +12,7 @@ __all__ = ["add"]
 def add(sub) -> None:
     """Add the command's parser to the subparsers ``sub``."""
     p = sub.add_parser(
-        "validate", help="validate any parent array (and SSSP distances) against an edge list",
+        "validate",
         description="Check a BFS answer (ours or another program's) by the Graph500 rules; "
                     "with --weights, a kernel-3 (SSSP) answer by the kernel-3 rules (float32 "
                     "arithmetic, as the reference). The graph's vertex count comes from "
