@@ -1,11 +1,14 @@
 """Vertex sorting (kernel 1 option): same graph under new labels, answers in original labels."""
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from pygraph500 import ALGORITHMS, build_csr, kronecker, validate
 from pygraph500.benchmark import RunConfig, choose_roots, run_benchmark
 from pygraph500.errors import InputError
-from pygraph500.graph.relabel import degree_in_original_labels, search_in_original_labels
+from pygraph500.graph.relabel import (compact_ids, degree_in_original_labels, lookup_labels,
+                                      search_in_original_labels)
 
 
 @pytest.fixture(scope="module")
@@ -66,3 +69,27 @@ def test_unknown_sort_is_input_error(graphs):
         build_csr(graphs[0], "random")
     with pytest.raises(InputError):
         run_benchmark(RunConfig.of(scale=5, sort_vertices="random"))
+
+
+@settings(max_examples=60, deadline=None)
+@given(ids=st.lists(st.one_of(st.integers(0, 2**20), st.integers(0, 2**62)), min_size=2,
+                    max_size=3000),
+       extra=st.lists(st.integers(-2**63, 2**63 - 1), max_size=40), many=st.booleans())
+def test_compacted_ids_and_lookups_equal_numpys(ids, extra, many):
+    """compact_ids / lookup_labels (a sort and a mask; bucketed binary searches for many
+    ids, one search over all for a few) against np.unique and np.searchsorted: sparse,
+    clustered and huge ids, ids that are absent, negative or past the last label."""
+    ids = np.array(ids * (4 if many else 1), np.int64)
+    src, dst = ids[::2].copy(), ids[1::2].copy()
+    if src.size != dst.size:
+        src = src[:dst.size]
+    want = np.unique(np.concatenate((src, dst)))
+    s, d = src.copy(), dst.copy()
+    labels = compact_ids(s, d)
+    np.testing.assert_array_equal(labels, want)
+    np.testing.assert_array_equal(labels[s], src)
+    np.testing.assert_array_equal(labels[d], dst)
+    probe = np.concatenate((ids, np.array(extra, np.int64)))
+    at = np.searchsorted(want, probe)
+    found = (at < want.size) & (want[np.minimum(at, want.size - 1)] == probe)
+    np.testing.assert_array_equal(lookup_labels(labels, probe), np.where(found, at, -1))

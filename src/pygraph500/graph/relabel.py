@@ -72,13 +72,35 @@ def degree_in_original_labels(graph: CSRGraph) -> np.ndarray:
 
 
 @njit(cache=True, parallel=True)
-def _lookup_sorted(labels, ids, out):
-    """out[i] = position of ids[i] in the sorted array ``labels`` (-1 when absent)."""
-    n = labels.shape[0]
+def _lookup_sorted(labels, starts, shift, ids, out):
+    """out[i] = position of ids[i] in the sorted array ``labels`` (-1 when absent), searched
+    for in its bucket ``labels[starts[b]:starts[b + 1]]``, ``b = ids[i] >> shift``."""
+    nb = starts.shape[0] - 1
     for i in prange(ids.shape[0]):
         x = ids[i]
-        lo = lower_bound(labels, 0, n, x)
-        out[i] = lo if lo < n and labels[lo] == x else -1
+        b = x >> shift
+        if b < 0 or b >= nb:
+            out[i] = -1
+            continue
+        end = starts[b + 1]
+        lo = lower_bound(labels, starts[b], end, x)
+        out[i] = lo if lo < end and labels[lo] == x else -1
+
+
+def _buckets(labels: np.ndarray, ids: int):
+    """(starts, shift) for ``_lookup_sorted``: for many ``ids``, about one label a bucket (a
+    lookup reads a bucket instead of a binary search's 20 cache lines over all labels);
+    for a few, one bucket."""
+    n = labels.shape[0]
+    if n == 0 or ids < 1024:
+        return np.array([0, n], np.int64), 63
+    top = int(labels[-1])
+    shift = max(0, top.bit_length() - n.bit_length())
+    nb = (top >> shift) + 1
+    starts = np.empty(nb + 1, np.int64)
+    starts[:nb] = np.searchsorted(labels, np.arange(nb, dtype=np.int64) << shift)
+    starts[nb] = n
+    return starts, shift
 
 
 def lookup_labels(labels: np.ndarray, ids, out: np.ndarray | None = None) -> np.ndarray:
@@ -89,8 +111,19 @@ def lookup_labels(labels: np.ndarray, ids, out: np.ndarray | None = None) -> np.
     ids = np.ascontiguousarray(ids, dtype=np.int64)
     if out is None:
         out = np.empty(ids.shape, dtype=np.int64)
-    _lookup_sorted(np.ascontiguousarray(labels, dtype=np.int64), ids.reshape(-1), out.reshape(-1))
+    labels = np.ascontiguousarray(labels, dtype=np.int64)
+    _lookup_sorted(labels, *_buckets(labels, ids.size), ids.reshape(-1), out.reshape(-1))
     return out
+
+
+def _sorted_distinct(a: np.ndarray) -> np.ndarray:
+    """The sorted distinct values of ``a``: a sort and a mask (``np.unique`` took 8 times
+    as long on 16 M int64 ids)."""
+    a = np.sort(a)
+    keep = np.empty(a.shape[0], np.bool_)
+    keep[:1] = True
+    np.not_equal(a[1:], a[:-1], out=keep[1:])
+    return a[keep]
 
 
 def distinct_ids(src: np.ndarray, dst: np.ndarray, hi: int) -> np.ndarray:
@@ -104,7 +137,8 @@ def distinct_ids(src: np.ndarray, dst: np.ndarray, hi: int) -> np.ndarray:
         present[src] = True
         present[dst] = True
         return np.flatnonzero(present).astype(np.int64, copy=False)
-    return np.union1d(np.unique(src), np.unique(dst)).astype(np.int64, copy=False)
+    both = np.concatenate((_sorted_distinct(src), _sorted_distinct(dst)))
+    return _sorted_distinct(both).astype(np.int64, copy=False)
 
 
 def compacting(relabel, hi: int, num_edges: int) -> bool:
@@ -124,6 +158,6 @@ def compact_ids(src: np.ndarray, dst: np.ndarray, hi: int | None = None) -> np.n
     if hi is None:
         hi = int(max(src.max(initial=-1), dst.max(initial=-1))) + 1
     labels = distinct_ids(src, dst, hi)
-    _lookup_sorted(labels, src, src)
-    _lookup_sorted(labels, dst, dst)
+    lookup_labels(labels, src, src)
+    lookup_labels(labels, dst, dst)
     return labels
