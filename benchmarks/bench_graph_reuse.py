@@ -9,9 +9,11 @@ call: the Graph500 Kronecker edges at ``--scale`` with sparse ids (each id times
   (compaction and kernel 1 on every call).
 
 Each call as the user times it (``perf_counter`` around it), after one untimed call that
-loads the kernels.
+loads the kernels. ``--parts``: also the compaction's parts on the source ids: numpy's
+``np.unique`` against ``np.sort`` (what ``graph.relabel.distinct_ids`` does, with a mask),
+``distinct_ids`` of both columns, and ``lookup_labels`` of one column.
 
-    python benchmarks/bench_graph_reuse.py [--scale 16] [--repeats 5] [--threads 2]
+    python benchmarks/bench_graph_reuse.py [--scale 16] [--repeats 5] [--threads 2] [--parts]
 """
 from __future__ import annotations
 
@@ -32,6 +34,7 @@ def main() -> None:
     ap.add_argument("--scale", type=int, default=16)
     ap.add_argument("--repeats", type=int, default=5)
     ap.add_argument("--threads", type=int, default=None)
+    ap.add_argument("--parts", action="store_true")
     args = ap.parse_args()
     import pandas as pd
 
@@ -52,6 +55,17 @@ def main() -> None:
           f"compaction ({g.relabelled}); ms: from_pandas {made * 1e3:.1f}, first bfs of it "
           f"{first * 1e3:.1f}, later ones {np.median(later) * 1e3:.2f} (median of "
           f"{args.repeats}); bfs of the DataFrame itself {np.median(each) * 1e3:.1f} a call")
+    if args.parts:
+        from pygraph500.graph.relabel import distinct_ids, lookup_labels
+
+        src, dst = df["from_id"].to_numpy(), df["to_id"].to_numpy()
+        hi = int(max(src.max(), dst.max())) + 1
+        box["labels"] = distinct_ids(src, dst, hi)
+        ids = src.copy()
+        print(f"  parts, s: np.unique of one column {timed(lambda: np.unique(src)):.2f}, "
+              f"np.sort of it {timed(lambda: np.sort(src)):.2f}; distinct_ids of both "
+              f"{timed(lambda: distinct_ids(src, dst, hi)):.2f}; lookup_labels of one "
+              f"{timed(lambda: lookup_labels(box['labels'], ids, ids)):.2f}")
 
 
 if __name__ == "__main__":
