@@ -191,6 +191,33 @@ def test_sparse_ids_are_compacted_and_come_back_labelled():
         pygraph500.from_pandas(df, "a", "b", relabel=False)
 
 
+def test_string_ids_of_a_dataframe(tmp_path):
+    """cuGraph and networkx take string ids: from_pandas numbers them in sorted order, a
+    search takes and gives them back, equal to networkx's (exact float64 SSSP); a file
+    format (integer ids) refuses such a graph in one line, an unknown id is refused, and
+    ids mixing strings and integers are refused."""
+    pd = pytest.importorskip("pandas")
+    G = nx.les_miserables_graph()
+    df = nx.to_pandas_edgelist(G)
+    g = pygraph500.from_pandas(df, "source", "target", "weight")
+    assert g.named and g.labels.tolist() == sorted(G)
+    for root in ("Valjean", "Napoleon"):
+        dist, pred = pygraph500.bfs(g, root).as_dicts()
+        assert dist == nx.single_source_shortest_path_length(G, root)
+        assert all(pred[v] in G[v] and dist[pred[v]] == dist[v] - 1 for v in pred if v != root)
+        dist, _ = pygraph500.sssp(g, root, dtype=np.float64).as_dicts()
+        assert dist == nx.single_source_dijkstra_path_length(G, root)
+    assert pygraph500.bfs(df, "Valjean").as_dicts()[0]["Javert"] == 1
+    assert g.user_ids(np.array([0, -1])).tolist() == [sorted(G)[0], None]
+    with pytest.raises(InputError, match="vertex 'nobody' is not a vertex"):
+        pygraph500.bfs(g, "nobody")
+    with pytest.raises(InputError, match="ids are strings; the snap format holds integer"):
+        pygraph500.write_graph(g, str(tmp_path / "x.txt"))
+    assert not (tmp_path / "x.txt").exists()
+    with pytest.raises(InputError, match="of integer ids or of string ids"):
+        pygraph500.from_pandas(pd.DataFrame({"a": ["x", 1], "b": ["y", "z"]}), "a", "b")
+
+
 def test_a_graph_file_is_built_once(monkeypatch):
     """Searching one GraphFile (from_pandas, read_graph) many times ran kernel 1 on every
     call; now once per kind of graph asked (undirected, float64 weights, directed), and the

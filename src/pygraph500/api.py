@@ -185,18 +185,17 @@ def _edge_file(src, dst, weights=None, directed=False, relabel="auto"):
 
     src = np.asarray(src)
     dst = np.asarray(dst)
+    if src.shape == dst.shape and src.ndim == 1 and _all_strings(src) and _all_strings(dst):
+        return _named_edge_file(src, dst, weights, directed)
     if src.shape != dst.shape or src.ndim != 1 or src.dtype.kind not in "iu" \
             or dst.dtype.kind not in "iu":
-        raise InputError("(src, dst) must be two 1-D integer arrays of the same length")
+        raise InputError("(src, dst) must be two 1-D arrays of the same length, of integer "
+                         "ids or of string ids")
     if src.size and min(int(src.min()), int(dst.min())) < 0:
         raise InputError("(src, dst): vertex ids must be non-negative")
     if src.size and max(int(src.max()), int(dst.max())) >= 2**63:
         raise InputError("(src, dst): vertex ids must be below 2**63")
-    if weights is not None:
-        weights = np.asarray(weights)
-        if weights.shape != src.shape or weights.dtype.kind not in "iuf":
-            raise InputError("(src, dst, weights): weights must be numbers, one per edge")
-        weights = weights.astype(np.float64)
+    weights = _edge_weights(weights, src)
     src, dst = src.astype(np.int64), dst.astype(np.int64)  # copies: compacted in place
     n = int(max(src.max(initial=-1), dst.max(initial=-1))) + 1
     labels = None
@@ -211,17 +210,47 @@ def _edge_file(src, dst, weights=None, directed=False, relabel="auto"):
     return GraphFile(edges, labels, weights, bool(directed))
 
 
+def _edge_weights(weights, src):
+    """The edge columns' weights as given, float64 (None stays None); one number an edge."""
+    if weights is None:
+        return None
+    weights = np.asarray(weights)
+    if weights.shape != src.shape or weights.dtype.kind not in "iuf":
+        raise InputError("(src, dst, weights): weights must be numbers, one per edge")
+    return weights.astype(np.float64)
+
+
+def _all_strings(a: np.ndarray) -> bool:
+    """Whether ``a`` holds string ids: a str array, or objects that are all str."""
+    return a.dtype.kind == "U" or (a.dtype.kind == "O" and a.size > 0
+                                   and all(isinstance(x, str) for x in a.tolist()))
+
+
+def _named_edge_file(src, dst, weights, directed):
+    """``_edge_file`` of string ids: vertex ``i`` is the i-th id in sorted order, the ids
+    kept as ``labels`` (a str array)."""
+    from .io import GraphFile
+
+    labels, codes = np.unique(np.concatenate((src.astype(str), dst.astype(str))),
+                              return_inverse=True)
+    codes = codes.astype(np.int64).reshape(-1)
+    weights = _edge_weights(weights, src)
+    edges = EdgeList(codes[:src.size], codes[src.size:], max(int(labels.size), 1),
+                     None if weights is None else weights.astype(np.float32))
+    return GraphFile(edges, labels, weights, bool(directed))
+
+
 def from_pandas(df, source="source", target="target", weight=None, *, directed=False,
                 relabel="auto"):
     """A pandas DataFrame of edges as a ``GraphFile``, its columns named as networkx's and
     cuGraph's ``from_pandas_edgelist`` name them: ``source``, ``target`` and ``weight``
     (the column ``sssp`` reads; None: unweighted). Build it once and search it many times.
 
-    Ids are integers; sparse ones (``relabel="auto"``: an id range over four times the
-    edges, ``read_graph``'s rule; ``True``: always; ``False``: never) are compacted to
-    ``0..N-1``, and then a search's ``source`` is the user's id and its result carries the
-    ids (``SearchResult.as_frame``, ``as_dicts``). ``directed``: what a search follows by
-    default (each edge one way, or both).
+    Ids are integers or strings. Strings, and sparse integers (``relabel="auto"``: an id
+    range over four times the edges, ``read_graph``'s rule; ``True``: always; ``False``:
+    never), are numbered ``0..N-1`` in sorted order, and then a search's ``source`` is the
+    user's id and its result carries the ids (``SearchResult.as_frame``, ``as_dicts``).
+    ``directed``: what a search follows by default (each edge one way, or both).
 
     >>> import pandas as pd, pygraph500
     >>> df = pd.DataFrame({"a": [10, 10**12], "b": [10**12, 7], "cost": [1.5, 2.0]})

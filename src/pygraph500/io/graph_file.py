@@ -86,16 +86,32 @@ class GraphFile:
     def relabelled(self) -> bool:
         return self.labels is not None
 
+    @property
+    def named(self) -> bool:
+        """Whether the user's ids are strings (a DataFrame's, through the API), not
+        integers."""
+        return self.labels is not None and self.labels.dtype.kind in "US"
+
     def user_ids(self, vertices) -> np.ndarray:
-        """The user's ids of ``vertices`` (vertex numbers); -1 stays -1."""
+        """The user's ids of ``vertices`` (vertex numbers); -1 stays -1 (None for string
+        ids)."""
         v = np.asarray(vertices, dtype=np.int64)
         if self.labels is None:
             return v.copy()
+        if self.named:
+            return np.where(v < 0, None, self.labels[np.maximum(v, 0)].astype(object))
         return np.where(v < 0, -1, self.labels[np.maximum(v, 0)])
 
-    def vertex(self, user_id: int) -> int:
+    def vertex(self, user_id) -> int:
         """The vertex number of the user's id; InputError when it names no vertex."""
         where = f" of {self.path}" if self.path else ""
+        if self.named:
+            at = int(np.searchsorted(self.labels, str(user_id)))
+            if not isinstance(user_id, str) or at == self.labels.size or \
+                    self.labels[at] != user_id:
+                raise InputError(f"vertex {shown(user_id)} is not a vertex{where} (it is on "
+                                 f"no edge)")
+            return at
         try:
             uid = int(user_id)
         except (TypeError, ValueError):
@@ -203,6 +219,9 @@ def write_graph(graph: GraphFile, path: str, *, format: str | None = None, progr
     []
     """
     fmt = format_named(detect_format(path, for_writing=True) if format is None else format)
+    if graph.named:
+        raise InputError(f"{path}: the graph's ids are strings; the {fmt.name} format holds "
+                         f"integer ids")
     check_writable(path)
     report = progress or (lambda *a: None)
     notes = []
