@@ -41,7 +41,8 @@ class GraphFile:
 
     ``edges``: the EdgeList over vertex numbers ``0..N-1`` (what kernel 1 and the searches
     take). ``labels``: the user's id of each vertex (int64, sorted) when the ids were
-    compacted, else None (vertex number == user id). ``weights``: per edge, or None: float64
+    compacted, else None (vertex number == user id); a DataFrame's string ids through the
+    API (a str array, sorted: ``named``), which no file format holds. ``weights``: per edge, or None: float64
     as the file holds them, or kernel 3's float32 ``edges.weight`` (the default when the edges
     carry weights; ``read_graph(weights=True)`` sets both to one array). Writers store these.
     ``directed``: what the file said (SNAP header, Matrix Market symmetry, npz flag); the
