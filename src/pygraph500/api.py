@@ -174,10 +174,10 @@ def _is_networkx(graph) -> bool:
 
 
 def _edge_file(src, dst, weights=None, directed=False, relabel="auto"):
-    """The GraphFile of edge columns: integer ids, compacted to ``0..N-1`` when sparse
-    (``relabel``: ``read_graph``'s rule, ``compacting``; the user's ids kept as ``labels``),
-    else the vertices ``0..max``, refused up front when ids that large would not fit in
-    memory. ``weights``: one number per edge, kept as given (float64) beside kernel 3's
+    """The GraphFile of edge columns: string ids numbered in sorted order; integer ids
+    compacted to ``0..N-1`` when sparse (``relabel``: ``read_graph``'s rule,
+    ``compacting``), else the vertices ``0..max``, refused up front when ids that large
+    would not fit in memory. Numbered or compacted, the user's ids are kept as ``labels``. ``weights``: one number per edge, kept as given (float64) beside kernel 3's
     float32 ones."""
     from .backend.memory import estimate_run_bytes, require_memory
     from .graph.relabel import compact_ids, compacting
@@ -186,26 +186,32 @@ def _edge_file(src, dst, weights=None, directed=False, relabel="auto"):
     src = np.asarray(src)
     dst = np.asarray(dst)
     if src.shape == dst.shape and src.ndim == 1 and _all_strings(src) and _all_strings(dst):
-        return _named_edge_file(src, dst, weights, directed)
-    if src.shape != dst.shape or src.ndim != 1 or src.dtype.kind not in "iu" \
-            or dst.dtype.kind not in "iu":
-        raise InputError("(src, dst) must be two 1-D arrays of the same length, of integer "
-                         "ids or of string ids")
-    if src.size and min(int(src.min()), int(dst.min())) < 0:
-        raise InputError("(src, dst): vertex ids must be non-negative")
-    if src.size and max(int(src.max()), int(dst.max())) >= 2**63:
-        raise InputError("(src, dst): vertex ids must be below 2**63")
-    weights = _edge_weights(weights, src)
-    src, dst = src.astype(np.int64), dst.astype(np.int64)  # copies: compacted in place
-    n = int(max(src.max(initial=-1), dst.max(initial=-1))) + 1
-    labels = None
-    if compacting(relabel, n, src.size):
-        labels = compact_ids(src, dst, n)
-        n = int(labels.size)
+        # string ids: vertex i is the i-th id in sorted order, the ids kept as ``labels``
+        labels, codes = np.unique(np.concatenate((src.astype(str), dst.astype(str))),
+                                  return_inverse=True)
+        codes = codes.astype(np.int64).reshape(-1)
+        weights = _edge_weights(weights, src)
+        src, dst, n = codes[:src.size], codes[src.size:], int(labels.size)
     else:
-        require_memory(estimate_run_bytes(n, src.size, weights is not None),
-                       f"a graph of vertex ids 0..{n - 1} (the largest id given; {src.size} "
-                       f"edges: relabel=True compacts them)")
+        if src.shape != dst.shape or src.ndim != 1 or src.dtype.kind not in "iu" \
+                or dst.dtype.kind not in "iu":
+            raise InputError("(src, dst) must be two 1-D arrays of the same length, of "
+                             "integer ids or of string ids")
+        if src.size and min(int(src.min()), int(dst.min())) < 0:
+            raise InputError("(src, dst): vertex ids must be non-negative")
+        if src.size and max(int(src.max()), int(dst.max())) >= 2**63:
+            raise InputError("(src, dst): vertex ids must be below 2**63")
+        weights = _edge_weights(weights, src)
+        src, dst = src.astype(np.int64), dst.astype(np.int64)  # copies: compacted in place
+        n = int(max(src.max(initial=-1), dst.max(initial=-1))) + 1
+        labels = None
+        if compacting(relabel, n, src.size):
+            labels = compact_ids(src, dst, n)
+            n = int(labels.size)
+        else:
+            require_memory(estimate_run_bytes(n, src.size, weights is not None),
+                           f"a graph of vertex ids 0..{n - 1} (the largest id given; "
+                           f"{src.size} edges: relabel=True compacts them)")
     edges = EdgeList(src, dst, max(n, 1), None if weights is None else weights.astype(np.float32))
     return GraphFile(edges, labels, weights, bool(directed))
 
@@ -224,20 +230,6 @@ def _all_strings(a: np.ndarray) -> bool:
     """Whether ``a`` holds string ids: a str array, or objects that are all str."""
     return a.dtype.kind == "U" or (a.dtype.kind == "O" and a.size > 0
                                    and all(isinstance(x, str) for x in a.tolist()))
-
-
-def _named_edge_file(src, dst, weights, directed):
-    """``_edge_file`` of string ids: vertex ``i`` is the i-th id in sorted order, the ids
-    kept as ``labels`` (a str array)."""
-    from .io import GraphFile
-
-    labels, codes = np.unique(np.concatenate((src.astype(str), dst.astype(str))),
-                              return_inverse=True)
-    codes = codes.astype(np.int64).reshape(-1)
-    weights = _edge_weights(weights, src)
-    edges = EdgeList(codes[:src.size], codes[src.size:], max(int(labels.size), 1),
-                     None if weights is None else weights.astype(np.float32))
-    return GraphFile(edges, labels, weights, bool(directed))
 
 
 def from_pandas(df, source="source", target="target", weight=None, *, directed=False,

@@ -158,6 +158,7 @@ def compact_ids(src: np.ndarray, dst: np.ndarray, hi: int | None = None) -> np.n
     if hi is None:
         hi = int(max(src.max(initial=-1), dst.max(initial=-1))) + 1
     labels = distinct_ids(src, dst, hi)
-    lookup_labels(labels, src, src)
-    lookup_labels(labels, dst, dst)
+    buckets = _buckets(labels, src.size)  # one index for both arrays
+    _lookup_sorted(labels, *buckets, src, src)
+    _lookup_sorted(labels, *buckets, dst, dst)
     return labels

@@ -42,9 +42,10 @@ class GraphFile:
     ``edges``: the EdgeList over vertex numbers ``0..N-1`` (what kernel 1 and the searches
     take). ``labels``: the user's id of each vertex (int64, sorted) when the ids were
     compacted, else None (vertex number == user id); a DataFrame's string ids through the
-    API (a str array, sorted: ``named``), which no file format holds. ``weights``: per edge, or None: float64
-    as the file holds them, or kernel 3's float32 ``edges.weight`` (the default when the edges
-    carry weights; ``read_graph(weights=True)`` sets both to one array). Writers store these.
+    API (a str array, sorted: ``named``), which no file format holds. ``weights``: per
+    edge, or None: float64 as the file holds them, or kernel 3's float32 ``edges.weight``
+    (the default when the edges carry weights; ``read_graph(weights=True)`` sets both to
+    one array). Writers store these.
     ``directed``: what the file said (SNAP header, Matrix Market symmetry, npz flag); the
     Graph500 searches always follow every edge both ways. ``path`` and ``format``: where it
     came from.
@@ -107,9 +108,8 @@ class GraphFile:
         """The vertex number of the user's id; InputError when it names no vertex."""
         where = f" of {self.path}" if self.path else ""
         if self.named:
-            at = int(np.searchsorted(self.labels, str(user_id)))
-            if not isinstance(user_id, str) or at == self.labels.size or \
-                    self.labels[at] != user_id:
+            at = int(np.searchsorted(self.labels, user_id)) if isinstance(user_id, str) else -1
+            if not 0 <= at < self.labels.size or self.labels[at] != user_id:
                 raise InputError(f"vertex {shown(user_id)} is not a vertex{where} (it is on "
                                  f"no edge)")
             return at
