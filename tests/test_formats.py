@@ -8,6 +8,9 @@ import random
 import networkx as nx
 import numpy as np
 import pytest
+import scipy.sparse as sp
+from scipy.sparse.csgraph import breadth_first_order
+from test_cli_fuzz import run_cli
 
 from pygraph500 import cli
 from pygraph500.errors import InputError
@@ -109,14 +112,64 @@ def test_packed48_layout_matches_reference(tmp_path):
     assert not os.path.exists(tmp_path / "big.p48")
 
 
-def test_g500_reads_what_generate_writes(tmp_path):
-    out = tmp_path / "k.bin"
-    assert cli.main(["generate", "-s", "6", "-e", "4", "--out", str(out), "-q"]) == 0
-    g = read_graph(str(out))
-    e = kronecker(6, 4)
-    np.testing.assert_array_equal(g.edges.src, e.src)
-    np.testing.assert_array_equal(g.edges.dst, e.dst)
-    assert g.num_vertices <= 64
+@pytest.mark.parametrize("name", [*REGISTRY, "plain"])
+def test_generate_writes_the_format_its_name_says(tmp_path, name, capsys):
+    """`generate -o g.<suffix>` writes that format (a plain name: g500), every tuple in
+    generation order, weights where the format holds them; `read_graph` reads it back by its
+    name, and `validate` judges a tree against it: a valid one passes, one with a parent that
+    is no neighbour fails (so it read this file's edges)."""
+    out = str(tmp_path / ("g" if name == "plain" else "g" + SUFFIX[name]))
+    fmt = REGISTRY["g500" if name == "plain" else name]
+    assert cli.main(["generate", "-s", "7", "-e", "4", "-o", out, "--weights",
+                     str(tmp_path / "w.bin"), "-q"]) == 0
+    e = kronecker(7, 4, weights=True)
+    g = read_graph(out, format=fmt.name, num_vertices=128, relabel=False)
+    if fmt.name in ORIENTED:
+        np.testing.assert_array_equal(g.edges.src, e.src)
+        np.testing.assert_array_equal(g.edges.dst, e.dst)
+    else:
+        np.testing.assert_array_equal(np.minimum(g.edges.src, g.edges.dst),
+                                      np.minimum(e.src, e.dst))
+        np.testing.assert_array_equal(np.maximum(g.edges.src, g.edges.dst),
+                                      np.maximum(e.src, e.dst))
+    if fmt.weighted:
+        np.testing.assert_array_equal(g.weights.astype(np.float32), e.weight)
+    root = int(e.src[0])
+    a = sp.coo_array((np.ones(e.num_edges), (e.src, e.dst)), shape=(128, 128)).tocsr()
+    _, pred = breadth_first_order(a, root, directed=False)  # scipy's tree: the oracle
+    parent = np.where(pred < 0, -1, pred).astype(np.int64)
+    parent[root] = root
+    adj = (a + a.T).tolil().rows
+    tree = str(tmp_path / "tree.npy")
+    np.save(tree, parent)
+    capsys.readouterr()
+    assert cli.main(["validate", out, tree, "--root", str(root)]) == 0
+    assert capsys.readouterr().out.startswith("valid")
+    leaf = next(v for v in range(128) if parent[v] >= 0 and v != root)
+    parent[leaf] = next(u for u in range(128) if u not in adj[leaf] and parent[u] >= 0
+                        and u != leaf)
+    np.save(tree, parent)
+    assert cli.main(["validate", out, tree, "--root", str(root)]) == 1
+
+
+@pytest.mark.parametrize("name", ["g.snap", "g.csv", "g.mtx"])
+def test_binary_file_under_a_text_name_is_one_line(tmp_path, name):
+    """A binary edge list named as text is said to be binary (not "a bad vertex id" of its
+    first byte), for every reader of files: exit 2, one line."""
+    path = tmp_path / name
+    np.array([[0, 1], [1, 2]], dtype="<i8").tofile(path)
+    for argv in (["bfs", path, "--root", "0"], ["validate", path, path, "--root", "0"],
+                 ["convert", path, tmp_path / "out.bin"]):
+        rc, out, err = run_cli(*argv)
+        assert rc == 2 and out == ""
+        assert err.count("\n") == 1 and "binary data (a NUL byte" in err and "g500 (.bin" in err
+    assert not os.path.exists(tmp_path / "out.bin")
+
+
+def test_generate_refuses_a_compressed_name_before_generating(tmp_path):
+    rc, _, err = run_cli("generate", "-s", "20", "-o", tmp_path / "g.txt.gz", "-q")
+    assert rc == 2 and "compressed output is not supported" in err
+    assert os.listdir(tmp_path) == []
 
 
 def test_snap_text_features(tmp_path):

@@ -20,7 +20,10 @@ def add(sub) -> None:
                     "beside EDGES (EDGES.json), else it is the largest vertex id + 1 (said in "
                     "a NOTE); a parent array of another length is invalid (parent-length). "
                     "Exit 0 when valid, 1 when not (naming the rule broken), 2 for bad input.")
-    p.add_argument("edges", metavar="EDGES", help="edge list: binary int64 pairs, or .txt pairs")
+    p.add_argument("edges", metavar="EDGES",
+                   help="edge list, in the format its name says (as `generate` writes it): "
+                        "text pairs for .txt, int64 pairs for .bin or a name without a "
+                        "known suffix; `graph500 convert --help` lists the formats")
     p.add_argument("parents", metavar="ANSWER",
                    help="a parent array (.npy, or text one per line), or the table `bfs "
                         "--out` / `sssp --out` writes (.csv or .npy: vertex, parent[, "

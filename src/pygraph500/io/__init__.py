@@ -12,8 +12,8 @@ into place, outputs committed together, every OSError one line), ``chunked_io`` 
 and writing), ``text_kernels`` (compiled text parser and formatter).
 """
 from .. import primitives  # noqa: F401  (first: numba's package cache, before any kernel)
-from .edge_list_files import (describe_generated, description_path, read_description,
-                              read_edges, write_edges, write_text_edges)
+from .edge_list_files import (describe_generated, description_path, edge_list_format,
+                              read_description, read_edges, write_edges, write_text_edges)
 from .file_access import STDIN, check_readable, readable_input
 from .outputs import (FAIL_WRITE, atomic_writer, check_outputs, check_writable,
                       writes_in_place, written_together)
@@ -25,7 +25,7 @@ from .weight_files import read_weights, write_weights
 
 __all__ = ["atomic_writer", "written_together", "check_outputs", "writes_in_place", "FAIL_WRITE",
            "check_writable", "check_readable", "readable_input", "STDIN",
-           "read_edges", "describe_generated", "description_path", "read_description",
+           "read_edges", "edge_list_format", "describe_generated", "description_path", "read_description",
            "read_answer", "SearchAnswer", "read_distances",
            "write_edges", "write_json", "write_text_edges", "write_search_table",
            "check_search_table_path", "SEARCH_TABLE_SUFFIXES",

@@ -1,6 +1,8 @@
-"""Graph500 edge lists (an EdgeList, vertex numbers as they are) to and from files: the
-g500 binary layout, or text ``v0 v1`` lines (``#`` comments, the layout of
-../shared/testdata). Thin wrappers over the g500 and snap formats' one reader and writer.
+"""Graph500 edge lists (an EdgeList, vertex numbers as they are) to and from files, in the
+format the file's name says (``registry``, as ``graph500 convert`` tells it): text ``v0 v1``
+lines for snap names (``#`` comments, the layout of ../shared/testdata), the reference's
+int64 pairs (g500) for a name without a known suffix. Thin wrappers over the formats' one
+reader and writer each.
 
 An edge list ``graph500 generate`` writes has a description beside it, ``EDGES.json``
 (``description_path``): the generator's parameters and the graph's vertex count, which the
@@ -14,11 +16,11 @@ import os
 
 from ..errors import InputError
 from ..graph.types import EdgeList
-from .g500_binary import write_g500
 from .graph_file import GraphFile, read_graph
+from .registry import format_named, named_format
 from .snap_text import write_snap
 
-__all__ = ["read_edges", "write_edges", "write_text_edges", "description_path",
+__all__ = ["edge_list_format", "read_edges", "write_edges", "write_text_edges", "description_path",
            "describe_generated", "read_description"]
 
 
@@ -26,25 +28,37 @@ def _silent(*_args) -> None:
     """A progress report that shows nothing."""
 
 
+def edge_list_format(path: str, *, for_writing: bool = False) -> str:
+    """The format of the edge list ``path``: the one its suffix names, else g500 (what
+    ``graph500 generate`` has always written: a device, a pipe or a plain name)."""
+    return named_format(path, for_writing=for_writing) or "g500"
+
+
 def write_edges(edges: EdgeList, path: str) -> None:
-    """Write little-endian int64 pairs (v0, v1) in generation order."""
-    write_g500(GraphFile(edges), path, _silent)
+    """Write the tuples in generation order (with their weights where the format holds
+    them), in the format of ``edge_list_format``."""
+    fmt = edge_list_format(path, for_writing=True)
+    if fmt == "snap":
+        write_text_edges(edges, path)
+    else:
+        format_named(fmt).write(GraphFile(edges), path, _silent)
 
 
 def write_text_edges(edges: EdgeList, path: str) -> None:
     """Write one ``v0 v1`` line per tuple, in generation order."""
-    header = f"# {edges.num_edges} edge tuples over {edges.num_vertices} vertices (v0 v1)\n"
+    columns = "v0 v1 weight" if edges.weighted else "v0 v1"
+    header = f"# {edges.num_edges} edge tuples over {edges.num_vertices} vertices ({columns})\n"
     write_snap(GraphFile(edges), path, _silent, header=header, separator=" ")
 
 
 def read_edges(path: str, num_vertices: int | None = None) -> EdgeList:
-    """Read an edge list: ``.txt`` as text pairs, anything else as binary int64 pairs.
+    """Read an edge list in the format of ``edge_list_format``.
 
     ``num_vertices`` defaults to the largest label + 1; labels must be in [0, num_vertices).
     Labels are never relabelled. (The readers are those of ``read_graph``.)
     """
-    fmt = "snap" if path.endswith(".txt") else "g500"
-    return read_graph(path, format=fmt, num_vertices=num_vertices, relabel=False).edges
+    return read_graph(path, format=edge_list_format(path), num_vertices=num_vertices,
+                      relabel=False).edges
 
 
 def description_path(path: str) -> str:

@@ -29,7 +29,7 @@ from ..graph.relabel import compact_ids, compacting, lookup_labels
 from ..graph.types import EdgeList
 from .file_access import check_readable, readable_input
 from .outputs import check_writable, same_file
-from .registry import detect_format, format_named
+from .registry import check_text, detect_format, format_named
 from .weight_files import NO_WEIGHTS_HINT
 
 __all__ = ["GraphFile", "read_graph", "write_graph", "convert_graph"]
@@ -168,6 +168,7 @@ def _read_file(path, fmt, num_vertices, relabel, directed, progress, weights) ->
         raise InputError(f"{path}: the {fmt.name} format has no weights; {NO_WEIGHTS_HINT}")
     if size == 0:
         raise InputError(f"{path}: empty file (no edges)")
+    check_text(fmt, path)
     report = _in_mib(progress) if progress else (lambda *a: None)
     limit = -1 if num_vertices is None else num_vertices
     extra = {"weights": True} if weights else {}  # only weighted formats' readers take it

@@ -30,7 +30,7 @@ from .packed48 import read_packed48, write_packed48
 from .snap_text import read_snap, write_snap
 
 __all__ = ["Format", "REGISTRY", "FORMATS", "COMPRESSED_SUFFIXES", "format_named",
-           "detect_format", "formats_table"]
+           "named_format", "detect_format", "check_text", "formats_table"]
 
 COMPRESSED_SUFFIXES = (".gz", ".bz2")   # what a compressible format may be read from
 
@@ -51,6 +51,7 @@ class Format:
     weighted: bool = False                        # can hold a weight per edge
     directed: bool = False                        # records directedness
     compressible: bool = False                    # may be read from COMPRESSED_SUFFIXES
+    text: bool = False                            # lines of text (a NUL byte: not this format)
 
     @property
     def module(self) -> str:
@@ -87,16 +88,17 @@ REGISTRY: dict[str, Format] = {f.name: f for f in (
                    "`% sym` / `% asym`) header sets the direction; columns after the third "
                    "are ignored",
            (".txt", ".tsv", ".el", ".snap", ".wel"), read_snap, write_snap,
-           sniff=_text, weighted=True, directed=True, compressible=True),
+           sniff=_text, weighted=True, directed=True, compressible=True, text=True),
     Format("csv", "text, one `source,target[,weight]` a line, comma- or tab-separated; an "
                   "optional header line may name the columns (`source`/`src`/`from`/`u`, "
                   "`target`/`dst`/`to`/`v`, `weight`/`w`, any order; other named columns are "
                   "ignored); `#` and `%` comments",
-           (".csv",), read_csv, write_csv, sniff=_comma_text, weighted=True, compressible=True),
+           (".csv",), read_csv, write_csv, sniff=_comma_text, weighted=True, compressible=True,
+           text=True),
     Format("mtx", "Matrix Market coordinate (through `scipy.io`); vertices are row/column "
                   "numbers - 1",
            (".mtx", ".mm"), read_mtx, write_mtx, magic=b"%%MatrixMarket",
-           weighted=True, directed=True, compressible=True),
+           weighted=True, directed=True, compressible=True, text=True),
     Format("g500", "Graph500 binary: little-endian int64 pairs `(v0, v1)`, what `graph500 "
                    "generate` writes",
            (".bin", ".edges", ".g500"), read_g500, write_g500, sniff=_binary),
@@ -131,18 +133,28 @@ def _suffix(path: str) -> tuple[str, bool]:
     return os.path.splitext(name)[1], compressed
 
 
+def named_format(path: str, *, for_writing: bool = False) -> str | None:
+    """The format the suffix of ``path`` names, or None for a name without a known suffix;
+    InputError for a compressed name the format cannot have."""
+    suffix, compressed = _suffix(path)
+    fmt = _BY_SUFFIX.get(suffix)
+    if fmt is None:
+        return None
+    if compressed and not fmt.compressible:
+        names = _listed(f.name for f in REGISTRY.values() if f.compressible)
+        raise InputError(f"{path}: only {names} files may be compressed")
+    if compressed and for_writing:
+        raise InputError(f"{path}: compressed output is not supported; write {path.rsplit('.', 1)[0]}")
+    return fmt.name
+
+
 def detect_format(path: str, *, for_writing: bool = False) -> str:
     """The format of ``path`` by its suffix; when reading a name without a known suffix, by
     its first bytes. InputError when a name to be written has no known suffix."""
-    suffix, compressed = _suffix(path)
-    fmt = _BY_SUFFIX.get(suffix)
-    if fmt is not None:
-        if compressed and not fmt.compressible:
-            names = _listed(f.name for f in REGISTRY.values() if f.compressible)
-            raise InputError(f"{path}: only {names} files may be compressed")
-        if compressed and for_writing:
-            raise InputError(f"{path}: compressed output is not supported; write {path.rsplit('.', 1)[0]}")
-        return fmt.name
+    named = named_format(path, for_writing=for_writing)
+    if named is not None:
+        return named
+    _, compressed = _suffix(path)
     if for_writing:
         raise InputError(f"cannot tell the format of {path} from its name: use one of "
                          f"{', '.join(sorted(_BY_SUFFIX))} or --to {{{','.join(FORMATS)}}}")
@@ -155,6 +167,22 @@ def detect_format(path: str, *, for_writing: bool = False) -> str:
         if fmt.magic and head.startswith(fmt.magic):
             return fmt.name
     return next(fmt.name for fmt in REGISTRY.values() if fmt.sniff is not None and fmt.sniff(head))
+
+
+def check_text(fmt: Format, path: str) -> None:
+    """InputError when ``path`` (not compressed), to be read as the text format ``fmt``, holds
+    binary data (a NUL byte in its first 4 KiB): a binary edge list under a text name, whose
+    first bytes would otherwise be reported as a bad vertex id."""
+    if not fmt.text or _suffix(path)[1]:
+        return
+    with open(path, "rb") as f:
+        if not _binary(f.read(4096)):
+            return
+    binary = _listed(f"{f.name} ({', '.join(f.suffixes)})" for f in REGISTRY.values()
+                     if not f.text)
+    raise InputError(f"{path}: binary data (a NUL byte in its first 4 KiB), not {fmt.name} "
+                     f"text; binary edge lists are {binary}: name the file by its format or "
+                     f"give the format (--format; convert --from)")
 
 
 def _listed(names) -> str:
