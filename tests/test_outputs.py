@@ -4,12 +4,14 @@ OutputError; and every writing command under an injected failure at each of its 
 import errno
 import os
 import stat
+import subprocess
+import sys
 import threading
 
 import numpy as np
 import pytest
 
-from pygraph500 import cli
+from pygraph500 import cli, kronecker
 from pygraph500.errors import InputError, OutputError
 from pygraph500.io import (FAIL_WRITE, atomic_writer, check_outputs, write_graph, write_json,
                            written_together)
@@ -120,6 +122,36 @@ def test_commands_refuse_outputs_naming_one_file_before_any_work(tmp_path):
     rc, _, err = run_cli("generate", "-s", "10", "--out", tmp_path / "g.bin", "--weights",
                          tmp_path / "g.bin.json", "-q")
     assert rc == 2 and "its description" in err and os.listdir(tmp_path) == []
+
+
+def test_generate_into_a_pipe_through_dev_stdout(tmp_path):
+    """`generate -o /dev/stdout | ...`: /dev/stdout on a pipe is a /proc link to "pipe:[N]",
+    which no path reaches; it is written in place, the tuples' int64 pairs and nothing
+    else, no description, nothing left in the working directory."""
+    e = kronecker(6, 4)
+    done = subprocess.run([sys.executable, "-m", "pygraph500", "generate", "-s", "6", "-e",
+                           "4", "-o", "/dev/stdout", "-q"], cwd=tmp_path, capture_output=True,
+                          timeout=300)
+    assert done.returncode == 0, done.stderr
+    pairs = np.frombuffer(done.stdout, dtype="<i8").reshape(-1, 2)
+    np.testing.assert_array_equal(pairs, np.column_stack([e.src, e.dst]))
+    assert os.listdir(tmp_path) == []
+
+
+@pytest.mark.parametrize("argv", [
+    ["generate", "-s", "5", "--out", "-"],
+    ["generate", "-s", "5", "--out", "g.bin", "--weights", "-"],
+    ["run", "-s", "5", "--json", "-"],
+])
+def test_dash_is_no_output_name(tmp_path, argv, monkeypatch):
+    """``-`` reads stdin where a command takes input; as an output it was a file named "-"
+    (and "-.json"): refused in one line, nothing written."""
+    monkeypatch.chdir(tmp_path)
+    rc, out, err = run_cli(*argv, "-q")
+    assert rc == 2 and out == ""
+    assert err == ("graph500: error: cannot write -: it reads stdin as an input; name the "
+                   "output file (/dev/stdout writes to standard output)\n")
+    assert os.listdir(tmp_path) == []
 
 
 @pytest.mark.parametrize("target", ["/proc/x.bin", "/proc/self/x.bin", "/sys/x.bin"])

@@ -49,8 +49,13 @@ def output_error(path: str, exc: OSError) -> OutputError:
 
 
 def _target(path: str) -> str:
-    """The file a write to ``path`` replaces: symlinks followed (a dangling one's target)."""
-    return os.path.realpath(path)
+    """The file a write to ``path`` replaces: symlinks followed (a dangling one's target).
+    A link of /proc that names no path (/dev/stdout or /dev/fd/N on a pipe: "pipe:[N]")
+    is followed by the kernel only, so such a path is its own target."""
+    real = os.path.realpath(path)
+    if not os.path.lexists(real) and os.path.exists(path):
+        return os.path.abspath(path)
+    return real
 
 
 def writes_in_place(path: str) -> bool:
@@ -71,6 +76,9 @@ def check_writable(path: str) -> None:
     """InputError now, before long work, if ``path`` cannot be written: a directory, a missing
     or read-only directory, a read-only file; for a regular file, a temporary is made and
     removed beside it (the way the output will be written)."""
+    if path == "-":
+        raise InputError("cannot write -: it reads stdin as an input; name the output file "
+                         "(/dev/stdout writes to standard output)")
     target = _target(path)
     directory = os.path.dirname(target) or "."
     if os.path.isdir(target):
