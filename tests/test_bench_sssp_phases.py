@@ -1,0 +1,45 @@
+"""benchmarks/bench_sssp_phases.py: a search's log split at its first pull adds up to the
+log's time, a variant's tunables are set for its rounds only, and the script's table."""
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from pygraph500 import build_csr, kronecker
+from pygraph500.sssp import delta_stepping
+
+_DIR = os.path.join(os.path.dirname(__file__), "..", "benchmarks")
+
+
+@pytest.fixture(scope="module")
+def bench():
+    sys.path.insert(0, _DIR)
+    import bench_sssp_phases
+    return bench_sssp_phases
+
+
+def test_split_adds_up_and_variants_are_restored(bench):
+    g = build_csr(kronecker(12, 16, weights=True))
+    res = delta_stepping.sssp_delta_stepping(g, 1)
+    parts = bench.split(res)
+    assert np.isclose(parts.sum(), np.asarray(res.phases.time).sum())
+    assert (np.asarray(res.phases.extra["pull"]) == 1).any() and parts[1] > 0
+    before = delta_stepping.PULL_RATIO
+    no_pull = bench.one_round(g, [1, 2], {"PULL_RATIO": 0.0})
+    assert delta_stepping.PULL_RATIO == before
+    assert no_pull[1] == 0 and no_pull[2] == 0 and no_pull[0] > 0 and no_pull[3] > 0
+    with pytest.raises(Exception, match="not a tunable"):
+        bench.parse_set("nbr=3")
+
+
+def test_the_script_prints_a_row_per_variant():
+    done = subprocess.run([sys.executable, os.path.join(_DIR, "bench_sssp_phases.py"),
+                           "--scale", "10", "--roots", "2", "--rounds", "2", "--set",
+                           "PULL_RATIO=0"], capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    rows = [line for line in done.stdout.splitlines() if line.startswith("| ")]
+    assert rows[0].startswith("| variant |") and len(rows) == 3
+    assert rows[1].startswith("| defaults |") and rows[2].startswith("| PULL_RATIO=0.0 |")
+    assert rows[2].split("|")[3].strip() == "0.0"  # no pull
