@@ -2,6 +2,7 @@
 conventions out; distances checked against networkx, trees against the graph itself."""
 import doctest
 import os
+import pathlib
 import warnings
 
 import networkx as nx
@@ -338,6 +339,10 @@ def test_bad_calls():
         pygraph500.bfs(sp.csr_array((2, 3)), 0)
     with pytest.raises(InputError, match="graph must be"):
         pygraph500.bfs({"a": 1}, 0)
+    for path in ("g.csv", pathlib.Path("g.csv")):  # a path: read_graph reads files
+        for search in (pygraph500.bfs, pygraph500.sssp):
+            with pytest.raises(InputError, match=r"got \w+: a file\? pygraph500.read_graph"):
+                search(path, 0)
     with pytest.raises(InputError, match="unknown BFS algorithm"):
         pygraph500.bfs(a, 0, algorithm="dfs")
     with pytest.raises(InputError, match="non-negative"):
@@ -479,6 +484,54 @@ def test_the_first_call_says_it_compiles(tmp_path):
     assert len(first) == 2 and "compiling the kernels of bfs-reference" in first[0]
     assert first[1].startswith("pygraph500: compiled in ")
     assert "compil" not in runs[1].stderr
+
+
+def test_a_refused_input_says_nothing_of_compiling(tmp_path):
+    """On an empty cache, an input no entry point takes is refused before the compile note:
+    the one error line, not "compiling the kernels" first and then the error."""
+    import subprocess
+    import sys
+
+    code = ("import pygraph500 as pg\ntry:\n    pg.bfs('g.csv', 0)\nexcept pg.InputError as e:"
+            "\n    print(e)")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                       env=dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path)), timeout=600)
+    assert r.returncode == 0 and r.stderr == "" and "read_graph(path)" in r.stdout
+
+
+def test_sssp_of_a_file_read_without_weights_true_uses_its_weights(tmp_path):
+    """``read_graph`` keeps a file's weight column as given (float64) unless asked for
+    kernel 3's float32 ones (``weights=True``); sssp refused such a GraphFile as unweighted.
+    Now it searches the file's weights: networkx's Dijkstra over the same file's smallest
+    weight per pair (exact in float64), undirected and directed; BFS of it is unchanged."""
+    rng = np.random.default_rng(7)
+    src, dst = rng.integers(0, 60, 400), rng.integers(0, 60, 400)
+    w = rng.integers(1, 1000, 400) / 7
+    path = tmp_path / "w.csv"
+    path.write_text("source,target,weight\n" + "".join(
+        f"{a},{b},{x!r}\n" for a, b, x in zip(src.tolist(), dst.tolist(), w.tolist())))
+    g = pygraph500.read_graph(str(path))
+    assert g.edges.weight is None and g.weights is not None
+    for directed in (False, True):
+        G = nx.DiGraph() if directed else nx.Graph()
+        for a, b, x in zip(src.tolist(), dst.tolist(), w.tolist()):
+            if a != b and (not G.has_edge(a, b) or G[a][b]["weight"] > x):
+                G.add_edge(a, b, weight=x)
+        root = int(src[0])
+        want = nx.single_source_dijkstra_path_length(G, root)
+        wide = pygraph500.sssp(g, root, directed=directed, dtype=np.float64).distances
+        assert {v: wide[v] for v in want} == want
+        narrow = pygraph500.sssp(g, root, directed=directed).distances
+        np.testing.assert_allclose([narrow[v] for v in want], list(want.values()), rtol=1e-6)
+        assert np.isinf(np.delete(wide, list(want))).all()
+    hops = nx.single_source_shortest_path_length(nx.Graph(list(zip(src.tolist(),
+                                                                    dst.tolist()))), 0)
+    bfs = pygraph500.bfs(g, 0).distances
+    assert {v: int(bfs[v]) for v in hops} == hops
+    unweighted = tmp_path / "u.csv"
+    unweighted.write_text("0,1\n1,2\n")
+    with pytest.raises(InputError, match="sssp needs a weighted graph"):
+        pygraph500.sssp(pygraph500.read_graph(str(unweighted)), 0)
 
 
 def test_a_networkx_graph_converted_again_is_said_once(monkeypatch):

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import os
 import warnings
 from dataclasses import dataclass, field
 
@@ -296,11 +297,21 @@ def _edge_columns(graph):
 
 def _edge_input(graph):
     """Edge columns, rows or a DataFrame as their GraphFile (``_edge_file``: sparse ids
-    compacted, the user's kept); any other graph as it is."""
+    compacted, the user's kept); any other graph the entry points take as it is; anything
+    else refused here, before a search says it compiles."""
+    import scipy.sparse as sp
+
+    from .io import GraphFile
+
     columns = _edge_columns(graph)
     if columns is None and isinstance(graph, tuple) and len(graph) in (2, 3):
         columns = (*graph, None)[:3]
-    return graph if columns is None else _edge_file(*columns)
+    if columns is not None:
+        return _edge_file(*columns)
+    if not (isinstance(graph, (CSRGraph, EdgeList, GraphFile)) or sp.issparse(graph)
+            or _is_networkx(graph)):
+        raise _not_a_graph(graph)
+    return graph
 
 
 def _file_vertex(graph, source) -> int:
@@ -343,7 +354,7 @@ def _directed(graph, source, weight=None, wide=False):
 
     def make():
         e = graph.edges
-        given = graph.weights if wide else e.weight
+        given = graph.weights if wide or e.weight is None else e.weight
         w = (_weights(given, np.float64 if wide else np.float32)
              if weight is not None and given is not None else None)
         return _marked(directed_csr(e.src, e.dst, e.num_vertices, w))
@@ -400,9 +411,17 @@ def _out_edges(graph, source, weight=None, wide=False):
         w = _weights(graph.weight, dtype) if weight is not None else None
         csr = directed_csr(graph.src, graph.dst, graph.num_vertices, w)
         return csr, _vertex(source, csr.num_vertices)
-    raise InputError(f"graph must be a CSRGraph, a scipy.sparse matrix, a networkx graph, "
-                     f"an EdgeList, a GraphFile, an (src, dst) tuple of arrays, edge rows or "
-                     f"a pandas DataFrame; got {type(graph).__name__}")
+    raise _not_a_graph(graph)
+
+
+def _not_a_graph(graph) -> InputError:
+    """The one-line error for an input no entry point takes (a path: read_graph's)."""
+    path = isinstance(graph, (str, os.PathLike))
+    hint = ": a file? pygraph500.read_graph(path) reads it" if path else ""
+    return InputError("graph must be a CSRGraph, a scipy.sparse matrix, a networkx graph, an "
+                      "EdgeList, a GraphFile, an (src, dst) tuple of arrays, edge rows ((N, 2) "
+                      f"array or list of (u, v)) or a pandas DataFrame; got "
+                      f"{type(graph).__name__}{hint}")
 
 
 def _networkx_edges(graph, nodes, weight: str):
@@ -458,10 +477,7 @@ def as_csr(graph, source):
             raise InputError(f"source {shown(source)} is not a node of the networkx graph") from None
         return from_networkx(graph, nodes), index, None
     else:
-        raise InputError(
-            "graph must be a CSRGraph, a scipy.sparse matrix, a networkx graph, an EdgeList, "
-            "a GraphFile, an (src, dst) tuple of arrays, edge rows ((N, 2) array or list of "
-            f"(u, v)) or a pandas DataFrame; got {type(graph).__name__}")
+        raise _not_a_graph(graph)
     return csr, _vertex(source, csr.num_vertices), None
 
 
@@ -615,7 +631,7 @@ def as_weighted_csr(graph, source, weight="weight", wide=False):
     else:
         graph = _edge_input(graph)
         if isinstance(graph, GraphFile):
-            csr = _file_csr(graph, wide)
+            csr = _file_csr(graph, wide, weighted=True)
             if not csr.weighted:
                 raise InputError(NEEDS_WEIGHTS)
             return csr, _file_vertex(graph, source)
@@ -629,11 +645,17 @@ def as_weighted_csr(graph, source, weight="weight", wide=False):
     return csr, root
 
 
-def _file_csr(graph, wide=False):
-    """Kernel 1's graph of a GraphFile (weighted when it has weights; ``wide``: its weights
-    as given, float64), built once and kept with it: a GraphFile searched many times costs
-    one kernel 1."""
-    csr = graph.built("csr", lambda: build_csr(graph.edges))
+def _file_csr(graph, wide=False, weighted=False):
+    """Kernel 1's graph of a GraphFile (weighted when its edges carry kernel 3's weights;
+    ``weighted``: also when the file's weights were read as given only, ``read_graph``
+    without ``weights=True``; ``wide``: its weights as given, float64), built once and kept
+    with it: a GraphFile searched many times costs one kernel 1."""
+    e = graph.edges
+    if weighted and e.weight is None and graph.weights is not None:
+        csr = graph.built("csr-weighted", lambda: build_csr(
+            dataclasses.replace(e, weight=graph.weights.astype(np.float32))))
+    else:
+        csr = graph.built("csr", lambda: build_csr(e))
     if not (wide and csr.weighted):
         return csr
     return graph.built("csr-float64", lambda: dataclasses.replace(
