@@ -631,3 +631,52 @@ def test_cli_format_choices_are_the_registrys(flag, capsys):
     err = capsys.readouterr().err.strip()
     assert exc.value.code == 2 and "\n" not in err and all(name in err for name in REGISTRY)
     assert all(f"{f.name} {' '.join(f.suffixes)}" in formats_help() for f in REGISTRY.values())
+
+
+def test_compressed_files_told_by_their_decompressed_bytes(tmp_path):
+    """A .gz or .bz2 name without a format suffix is told by its decompressed first bytes
+    (a gzipped CSV was read as SNAP text, its header "a bad vertex id"); compressed binary
+    data, or binary data under a compressed text name, is said to be so in one line."""
+    import bz2
+
+    text = "source,target,weight\n0,1,0.5\n1,2,0.25\n2,0,1.0\n"
+    (tmp_path / "c.gz").write_bytes(gzip.compress(text.encode()))
+    (tmp_path / "c.bz2").write_bytes(bz2.compress(text.encode()))
+    (tmp_path / "s.gz").write_bytes(gzip.compress(b"0 1\n1 2\n"))
+    for name, fmt in (("c.gz", "csv"), ("c.bz2", "csv"), ("s.gz", "snap")):
+        g = read_graph(str(tmp_path / name))
+        assert g.format == fmt and g.num_edges == (3 if fmt == "csv" else 2)
+    pairs = np.array([[0, 1], [1, 2]], dtype="<i8").tobytes()
+    for name in ("b.gz", "b.txt.gz", "b.csv.bz2"):
+        packed = bz2.compress(pairs) if name.endswith("bz2") else gzip.compress(pairs)
+        (tmp_path / name).write_bytes(packed)
+        with pytest.raises(InputError, match=f"^{tmp_path / name}: compressed binary data; "
+                                             "only snap, csv and mtx files may be compressed$"):
+            read_graph(str(tmp_path / name))
+    (tmp_path / "bad.gz").write_bytes(b"not gzip at all\n")
+    with pytest.raises(InputError, match="cannot decompress"):
+        read_graph(str(tmp_path / "bad.gz"))
+
+
+def test_compressed_data_on_stdin_is_decompressed(tmp_path):
+    """`cat g.csv.gz | graph500 bfs -`: the stream's gzip or bzip2 bytes are decompressed
+    (they were read as int64 pairs: "truncated"); a g500 stream whose first bytes look like
+    gzip's but are not gzip data is still read as g500."""
+    import bz2
+    import subprocess
+    import sys
+
+    text = b"source,target\n0,1\n1,2\n2,3\n"
+    for packed in (gzip.compress(text), bz2.compress(text)):
+        p = subprocess.run([sys.executable, "-m", "pygraph500", "bfs", "-", "--root", "0"],
+                           input=packed, capture_output=True, timeout=600, cwd=tmp_path)
+        assert p.returncode == 0, p.stderr
+        assert b"reached:           4 vertices" in p.stdout
+    first = 0x088B1F  # little-endian bytes 1f 8b 08: gzip's magic and method
+    pairs = np.array([[first, 1], [1, 2]], dtype="<i8").tobytes()
+    assert pairs[:3] == b"\x1f\x8b\x08"
+    p = subprocess.run([sys.executable, "-m", "pygraph500", "bfs", "-", "--root", "1"],
+                       input=pairs, capture_output=True, timeout=600, cwd=tmp_path)
+    assert p.returncode == 0, p.stderr
+    assert b"reached:           3 vertices" in p.stdout
+    assert os.listdir(tmp_path) == []

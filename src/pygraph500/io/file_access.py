@@ -4,7 +4,8 @@ files.
 Every reader takes its path through ``readable_input``: a regular file is read where it is;
 a stream (a FIFO, a pipe from process substitution such as ``<(zcat g.txt.gz)``, ``-`` for
 stdin) is read once, as it comes, into a temporary copy that the readers then take like any
-file (several formats need two passes or a known size) and that is removed afterwards; a
+file (several formats need two passes or a known size; gzip or bzip2 data gets its suffix,
+so that it is decompressed) and that is removed afterwards; a
 character or block device, or a terminal on stdin, is refused with one line. A FIFO that no
 program writes to yet is waited for, and the wait is said on stderr.
 """
@@ -98,6 +99,26 @@ def _open_stream(path: str):
         note.cancel()
 
 
+def _compression(path: str) -> str:
+    """".gz" or ".bz2" when the file starts as gzip or bzip2 data does and decompresses,
+    else "" (a binary edge list may start with the same bytes)."""
+    import bz2
+    import gzip
+    import zlib
+
+    with open(path, "rb") as f:
+        magic = f.read(3)
+    for start, opener, suffix in ((b"\x1f\x8b", gzip.open, ".gz"), (b"BZh", bz2.open, ".bz2")):
+        if magic.startswith(start):
+            try:
+                with opener(path, "rb") as f:
+                    f.read(1)
+                return suffix
+            except (OSError, EOFError, ValueError, zlib.error):
+                return ""
+    return ""
+
+
 @contextlib.contextmanager
 def _copied(path: str, opener, suffix: str, close: bool = True):
     """A temporary copy of the stream ``opener()`` gives (closed after unless ``close`` is
@@ -117,6 +138,13 @@ def _copied(path: str, opener, suffix: str, close: bool = True):
             finally:
                 if close:
                     stream.close()
+        packed = "" if suffix.lower().endswith((".gz", ".bz2")) else _compression(copy)
+        if packed:  # compressed data on a stream: named so, the readers decompress it
+            with deferred():
+                os.rename(copy, copy + packed)
+                temporaries.discard(copy)
+                copy += packed
+                temporaries.add(copy)
         try:
             yield copy
         except InputError as exc:

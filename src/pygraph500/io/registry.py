@@ -4,8 +4,8 @@
 docs' formats table (``formats_table``) and the tests' parameters are read from its records.
 
 A name with a known suffix has that format. Another name is recognised by its first bytes:
-a format's magic bytes first, then the formats' sniffing rules; a compressed name without a
-known suffix is text.
+a format's magic bytes first, then the formats' sniffing rules (a compressed name's on its
+decompressed bytes: one of the text formats).
 
 A reader is ``read(path, size, limit, report) -> (src, dst, weights, directed, n_hint,
 labels)`` (``limit`` -1 or the vertex count ids must stay below; ``report(phase, done,
@@ -27,7 +27,7 @@ from .matrix_market import read_mtx, write_mtx
 from .npy_array import read_npy, write_npy
 from .npz_archive import read_npz, write_npz
 from .packed48 import read_packed48, write_packed48
-from .snap_text import read_snap, write_snap
+from .snap_text import read_head, read_snap, write_snap
 
 __all__ = ["Format", "REGISTRY", "FORMATS", "COMPRESSED_SUFFIXES", "format_named",
            "named_format", "detect_format", "check_text", "formats_table"]
@@ -113,7 +113,6 @@ REGISTRY: dict[str, Format] = {f.name: f for f in (
 )}
 FORMATS = tuple(REGISTRY)
 _BY_SUFFIX = {suffix: f for f in REGISTRY.values() for suffix in f.suffixes}
-_COMPRESSED_TEXT = "snap"   # what a compressed file without a known suffix is read as
 
 
 def format_named(name: str) -> Format:
@@ -159,25 +158,38 @@ def detect_format(path: str, *, for_writing: bool = False) -> str:
         raise InputError(f"cannot tell the format of {path} from its name: use one of "
                          f"{', '.join(sorted(_BY_SUFFIX))} or --to {{{','.join(FORMATS)}}}")
     check_readable(path)
-    with open(path, "rb") as f:
-        head = f.read(4096)
-    if compressed:
-        return _COMPRESSED_TEXT
+    head = _head(path, compressed)
     for fmt in REGISTRY.values():
         if fmt.magic and head.startswith(fmt.magic):
             return fmt.name
-    return next(fmt.name for fmt in REGISTRY.values() if fmt.sniff is not None and fmt.sniff(head))
+    found = next(f for f in REGISTRY.values() if f.sniff is not None and f.sniff(head))
+    if compressed and not found.compressible:
+        raise _compressed_binary(path)
+    return found.name
+
+
+def _compressed_binary(path: str) -> InputError:
+    return InputError(f"{path}: compressed binary data; only "
+                      f"{_listed(f.name for f in REGISTRY.values() if f.compressible)} files "
+                      f"may be compressed")
+
+
+def _head(path: str, compressed: bool) -> bytes:
+    """The first 4 KiB of the file, decompressed when its name says it is compressed."""
+    if compressed:
+        return read_head(path)[:4096]
+    with open(path, "rb") as f:
+        return f.read(4096)
 
 
 def check_text(fmt: Format, path: str) -> None:
-    """InputError when ``path`` (not compressed), to be read as the text format ``fmt``, holds
-    binary data (a NUL byte in its first 4 KiB): a binary edge list under a text name, whose
+    """InputError when ``path``, to be read as the text format ``fmt``, holds binary data (a NUL byte in its first 4 KiB): a binary edge list under a text name, whose
     first bytes would otherwise be reported as a bad vertex id."""
-    if not fmt.text or _suffix(path)[1]:
+    compressed = _suffix(path)[1]
+    if not fmt.text or not _binary(_head(path, compressed)):
         return
-    with open(path, "rb") as f:
-        if not _binary(f.read(4096)):
-            return
+    if compressed:
+        raise _compressed_binary(path)
     binary = _listed(f"{f.name} ({', '.join(f.suffixes)})" for f in REGISTRY.values()
                      if not f.text)
     raise InputError(f"{path}: binary data (a NUL byte in its first 4 KiB), not {fmt.name} "
