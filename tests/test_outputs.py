@@ -11,7 +11,7 @@ import threading
 import numpy as np
 import pytest
 
-from pygraph500 import cli, kronecker
+from pygraph500 import kronecker
 from pygraph500.errors import InputError, OutputError
 from pygraph500.io import (FAIL_WRITE, atomic_writer, check_outputs, write_graph, write_json,
                            written_together)

@@ -25,7 +25,8 @@ from .weight_files import read_weights, write_weights
 
 __all__ = ["atomic_writer", "written_together", "check_outputs", "writes_in_place", "FAIL_WRITE",
            "check_writable", "check_readable", "readable_input", "STDIN",
-           "read_edges", "edge_list_format", "describe_generated", "description_path", "read_description",
+           "read_edges", "edge_list_format", "describe_generated", "description_path",
+           "read_description",
            "read_answer", "SearchAnswer", "read_distances",
            "write_edges", "write_json", "write_text_edges", "write_search_table",
            "check_search_table_path", "SEARCH_TABLE_SUFFIXES",

@@ -20,8 +20,8 @@ from .graph_file import GraphFile, read_graph
 from .registry import format_named, named_format
 from .snap_text import write_snap
 
-__all__ = ["edge_list_format", "read_edges", "write_edges", "write_text_edges", "description_path",
-           "describe_generated", "read_description"]
+__all__ = ["edge_list_format", "read_edges", "write_edges", "write_text_edges",
+           "description_path", "describe_generated", "read_description"]
 
 
 def _silent(*_args) -> None:
@@ -29,8 +29,8 @@ def _silent(*_args) -> None:
 
 
 def edge_list_format(path: str, *, for_writing: bool = False) -> str:
-    """The format of the edge list ``path``: the one its suffix names, else g500 (what
-    ``graph500 generate`` has always written: a device, a pipe or a plain name)."""
+    """The format of the edge list ``path``: the one its suffix names, else g500, the
+    reference's layout (a device, a pipe, a name without a known suffix)."""
     return named_format(path, for_writing=for_writing) or "g500"
 
 

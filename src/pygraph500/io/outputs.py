@@ -34,6 +34,7 @@ from dataclasses import dataclass
 
 from ..errors import InputError, OutputError
 from ..process import deferred, temporaries
+from .file_access import STDIN
 
 __all__ = ["atomic_writer", "written_together", "check_outputs", "check_writable", "same_file",
            "writes_in_place", "output_error", "FAIL_WRITE"]
@@ -76,7 +77,7 @@ def check_writable(path: str) -> None:
     """InputError now, before long work, if ``path`` cannot be written: a directory, a missing
     or read-only directory, a read-only file; for a regular file, a temporary is made and
     removed beside it (the way the output will be written)."""
-    if path == "-":
+    if path == STDIN:
         raise InputError("cannot write -: it reads stdin as an input; name the output file "
                          "(/dev/stdout writes to standard output)")
     target = _target(path)
