@@ -157,7 +157,7 @@ def test_binary_file_under_a_text_name_is_one_line(tmp_path, name):
     """A binary edge list named as text is said to be binary (not "a bad vertex id" of its
     first byte), for every reader of files: exit 2, one line."""
     path = tmp_path / name
-    np.array([[0, 1], [1, 2]], dtype="<i8").tofile(path)
+    np.array([[10, 1], [1, 2]], dtype="<i8").tofile(path)  # starts with a line break
     for argv in (["bfs", path, "--root", "0"], ["validate", path, path, "--root", "0"],
                  ["convert", path, tmp_path / "out.bin"]):
         rc, out, err = run_cli(*argv)

@@ -183,18 +183,25 @@ def _head(path: str, compressed: bool) -> bytes:
 
 
 def check_text(fmt: Format, path: str) -> None:
-    """InputError when ``path``, to be read as the text format ``fmt``, holds binary data (a NUL byte in its first 4 KiB): a binary edge list under a text name, whose
-    first bytes would otherwise be reported as a bad vertex id."""
+    """InputError when ``path``, to be read as the text format ``fmt``, holds binary data (a
+    NUL byte in its first line that is not blank): a binary edge list under a text name,
+    whose first bytes would otherwise be reported as a bad vertex id. (A NUL further on is
+    a bad line of a text file, which its reader names.)"""
     compressed = _suffix(path)[1]
-    if not fmt.text or not _binary(_head(path, compressed)):
+    if not fmt.text or not _binary_start(_head(path, compressed)):
         return
     if compressed:
         raise _compressed_binary(path)
     binary = _listed(f"{f.name} ({', '.join(f.suffixes)})" for f in REGISTRY.values()
                      if not f.text)
-    raise InputError(f"{path}: binary data (a NUL byte in its first 4 KiB), not {fmt.name} "
+    raise InputError(f"{path}: binary data (a NUL byte in its first line), not {fmt.name} "
                      f"text; binary edge lists are {binary}: name the file by its format or "
                      f"give the format (--format; convert --from)")
+
+
+def _binary_start(head: bytes) -> bool:
+    """Whether the first line of ``head`` that is not blank holds a NUL byte."""
+    return b"\x00" in next((line for line in head.split(b"\n") if line.strip()), b"")
 
 
 def _listed(names) -> str:
