@@ -166,3 +166,27 @@ def test_out_through_a_symlink_writes_its_target(generated, tmp_path):
     rc, _, err = run_cli("bfs", d / "g.bin", "--root", root, "--out", tmp_path / "link.csv", "-q")
     assert rc == 0, err
     assert (tmp_path / "link.csv").is_symlink() and target.read_text().startswith("vertex,parent\n")
+
+
+def test_npy_answers_on_stdin(generated, tmp_path):
+    """`bfs --out t.npy` then `cat t.npy | graph500 validate EDGES -`: a .npy answer on stdin
+    is told by its magic bytes (its copy has no name; it was read as text: "'utf-8' codec
+    can't decode byte 0x93"), a bare parent array and a table both; a broken one still
+    fails by the rules."""
+    import subprocess
+    import sys
+
+    d, n, root = generated
+    parent = scipy_parents(d / "g.bin", n, root)
+    reached = np.flatnonzero(parent >= 0)
+    table = np.column_stack([reached, parent[reached]])
+    broken = parent.copy()
+    leaf = int(reached[reached != root][-1])
+    broken[leaf] = leaf  # its own parent: not a tree
+    for answer, verdict in ((parent, 0), (table, 0), (broken, 1)):
+        np.save(tmp_path / "a.npy", answer)
+        p = subprocess.run([sys.executable, "-m", "pygraph500", "validate", str(d / "g.bin"),
+                            "-", "--root", str(root)], input=(tmp_path / "a.npy").read_bytes(),
+                           capture_output=True, timeout=600)
+        assert p.returncode == verdict, p.stderr
+        assert p.stdout.startswith(b"valid: " if verdict == 0 else b"invalid")

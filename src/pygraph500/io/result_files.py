@@ -14,6 +14,7 @@ from . import text_kernels
 from .file_access import open_error, readable_input
 from .outputs import atomic_writer, check_writable
 from .npy_array import NUMPY_FILE_ERRORS
+from .registry import REGISTRY
 
 __all__ = ["SearchAnswer", "read_answer", "read_distances", "write_json", "SEARCH_TABLE_SUFFIXES", "check_search_table_path",
            "write_search_table"]
@@ -47,7 +48,7 @@ def read_answer(path: str, num_vertices: int, kernel3: bool = False) -> SearchAn
     column is kernel 3's distance when ``kernel3``; a BFS table's (the depth) is not read,
     since the validator finds the levels itself."""
     with readable_input(path) as local:
-        if not local.lower().endswith(".npy"):
+        if not _is_npy(local):
             header, skip = _csv_header(local)
             if header is not None:
                 return _csv_table(local, header, skip, num_vertices, kernel3)
@@ -72,10 +73,23 @@ def _ids(path, column, what) -> np.ndarray:
     return column.astype(np.int64)
 
 
+def _is_npy(path: str) -> bool:
+    """Whether ``path`` is a NumPy array file: by its name, or by its first bytes (a stream's
+    copy has no name to go by)."""
+    if path.lower().endswith(".npy"):
+        return True
+    magic = REGISTRY["npy"].magic
+    try:
+        with open(path, "rb") as f:
+            return f.read(len(magic)) == magic
+    except OSError as exc:
+        raise open_error(path, exc) from None
+
+
 def _load(path: str, text_dtype, what: str) -> np.ndarray:
     """An array from ``.npy`` or text (one value a line); InputError naming ``what``."""
     try:
-        if path.lower().endswith(".npy"):
+        if _is_npy(path):
             arr = np.load(path, allow_pickle=False)
         else:
             with warnings.catch_warnings():  # an empty file: said below, not warned about
