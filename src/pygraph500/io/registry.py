@@ -51,7 +51,7 @@ class Format:
     weighted: bool = False                        # can hold a weight per edge
     directed: bool = False                        # records directedness
     compressible: bool = False                    # may be read from COMPRESSED_SUFFIXES
-    text: bool = False                            # lines of text (a NUL byte: not this format)
+    text: bool = False                            # lines of text (``check_text``)
 
     @property
     def module(self) -> str:
@@ -140,8 +140,7 @@ def named_format(path: str, *, for_writing: bool = False) -> str | None:
     if fmt is None:
         return None
     if compressed and not fmt.compressible:
-        names = _listed(f.name for f in REGISTRY.values() if f.compressible)
-        raise InputError(f"{path}: only {names} files may be compressed")
+        raise InputError(f"{path}: only {_compressible()} files may be compressed")
     if compressed and for_writing:
         raise InputError(f"{path}: compressed output is not supported; write {path.rsplit('.', 1)[0]}")
     return fmt.name
@@ -168,10 +167,14 @@ def detect_format(path: str, *, for_writing: bool = False) -> str:
     return found.name
 
 
+def _compressible() -> str:
+    """The names of the formats that may be compressed, as "a, b and c"."""
+    return _listed(f.name for f in REGISTRY.values() if f.compressible)
+
+
 def _compressed_binary(path: str) -> InputError:
-    return InputError(f"{path}: compressed binary data; only "
-                      f"{_listed(f.name for f in REGISTRY.values() if f.compressible)} files "
-                      f"may be compressed")
+    return InputError(f"{path}: compressed binary data; only {_compressible()} files may be "
+                      f"compressed")
 
 
 def _head(path: str, compressed: bool) -> bytes:
