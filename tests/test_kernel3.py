@@ -232,3 +232,50 @@ def test_api_sssp_scipy_networkx_and_arrays():
         pygraph500.sssp(([0, 1], [1, 2], [0.25, -0.5]), 0)
     with pytest.raises(InputError):  # no weights at all
         pygraph500.sssp(EdgeList(np.array([0]), np.array([1]), 2), 0)
+
+
+def test_a_binary_edge_list_with_its_weights_file(tmp_path, capsys):
+    """The reference's pair, `generate -o g.bin --weights w.bin`: `sssp g.bin --weights w.bin`
+    and `run --input g.bin --weights w.bin` search those weights (a g500 file holds none):
+    the distances of scipy's Dijkstra over the same tuples (each pair's smallest weight), and
+    exactly those of the same weights inside a CSV; a weights file of another length, one
+    beside a file with its own weights, with --unit-weights or without --input: exit 2."""
+    d = str(tmp_path)
+    for out in ("g.bin", "g.csv"):
+        assert _run(["generate", "-s", "8", "-o", f"{d}/{out}", "--weights", f"{d}/w.bin",
+                     "-q"], capsys)[0] == 0
+    e = kronecker(8, 16, weights=True)
+    root = int(e.src[0])
+    code, out, err = _run(["sssp", f"{d}/g.bin", "--root", str(root), "--weights",
+                           f"{d}/w.bin", "-o", f"{d}/a.npy", "-q"], capsys)
+    assert code == 0 and "valid (Graph500 kernel-3 rules" in out, err
+    assert _run(["sssp", f"{d}/g.csv", "--root", str(root), "-o", f"{d}/b.npy", "-q"],
+                capsys)[0] == 0
+    a, b = np.load(f"{d}/a.npy"), np.load(f"{d}/b.npy")
+    np.testing.assert_array_equal(a[:, [0, 2]], b[:, [0, 2]])
+    keep = e.src != e.dst
+    smallest = {}
+    for u, v, w in zip(e.src[keep].tolist(), e.dst[keep].tolist(), e.weight[keep].tolist()):
+        key = (min(u, v), max(u, v))
+        smallest[key] = min(w, smallest.get(key, np.inf))
+    u, v = np.array(list(smallest)).T
+    w = np.array(list(smallest.values()))
+    m = sp.coo_array((np.r_[w, w], (np.r_[u, v], np.r_[v, u])), shape=(256, 256)).tocsr()
+    want = dijkstra(m, indices=root)
+    np.testing.assert_array_equal(a[:, 0], np.flatnonzero(np.isfinite(want)))
+    np.testing.assert_allclose(a[:, 2], want[np.isfinite(want)], rtol=1e-5)
+    code, out, err = _run(["run", "--input", f"{d}/g.bin", "--weights", f"{d}/w.bin",
+                           "--kernel", "sssp", "--roots", "4", "-q"], capsys)
+    assert code == 0 and "sssp harmonic_mean_TEPS" in out, err
+    np.array(e.weight[:10]).tofile(f"{d}/short.bin")
+    for argv, message in (
+            (["sssp", f"{d}/g.bin", "--root", "1", "--weights", f"{d}/short.bin"],
+             "short.bin: holds 10 weights, but the graph has 4096 edge tuples"),
+            (["sssp", f"{d}/g.csv", "--root", "1", "--weights", f"{d}/w.bin"],
+             "g.csv holds its own weights; --weights are for a file without them"),
+            (["run", "-s", "8", "--kernel", "sssp", "--weights", f"{d}/w.bin"],
+             "--weights are the weights of an input file without them; the generator"),
+            (["run", "--input", f"{d}/g.bin", "--kernel", "sssp", "--weights", f"{d}/w.bin",
+              "--unit-weights"], "--weights and unit weights exclude each other")):
+        code, out, err = _run(argv, capsys)
+        assert code == 2 and out == "" and message in err and err.count("\n") == 1, err

@@ -54,9 +54,10 @@ def _one_of(param: str, value, allowed) -> None:
 @dataclass
 class GraphSpec:
     """The graph: the Graph500 generator's (``scale``, ``edgefactor``, ``seed``; the reference's
-    defaults) or a user's file (``input``, its ``input_format`` and ``num_vertices``, or
-    ``unit_weights`` where it has no weights); ``sort_vertices``: "degree" (kernel 1 relabels
-    by degree), "none", or None: the engine's default (``RunConfig.sort_vertices``)."""
+    defaults) or a user's file (``input``, its ``input_format`` and ``num_vertices``; where it
+    has no weights, kernel 3's from ``input_weights`` or ``unit_weights``); ``sort_vertices``:
+    "degree" (kernel 1 relabels by degree), "none", or None: the engine's default
+    (``RunConfig.sort_vertices``)."""
 
     scale: int = 16
     edgefactor: int = 16
@@ -65,6 +66,7 @@ class GraphSpec:
     input_format: str | None = None   # io.FORMATS name; default from the file name
     num_vertices: int | None = None   # the input's vertex count (ids below it, no relabelling)
     unit_weights: bool = False        # an input file without weights: every weight 1.0
+    input_weights: str | None = None  # or its weights file: float32 a tuple (generate --weights)
     sort_vertices: str | None = None  # "none" or graph.build.SORT_VERTICES
 
     @property
@@ -74,6 +76,12 @@ class GraphSpec:
     def check(self) -> None:
         if self.generated:
             check_scale(self.scale, self.edgefactor)
+        if self.input_weights is not None and self.generated:
+            raise InputError("input_weights are the weights of an input file without them; "
+                             "the generator makes its own", "input_weights")
+        if self.input_weights is not None and self.unit_weights:
+            raise InputError("input_weights and unit weights exclude each other (each gives "
+                             "an input file without weights its weights)", "input_weights")
         self.seed = check_seed(self.seed)
         _one_of("sort_vertices", self.sort_vertices, SORT_VERTICES + ("none",))
 

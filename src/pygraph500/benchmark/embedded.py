@@ -30,7 +30,7 @@ from ..graph.build_array import build_csr_array
 from ..graph.relabel import (degree_in_original_labels, search_in_original_labels,
                              sssp_in_original_labels)
 from ..errors import InputError
-from ..io import read_graph
+from ..io import read_graph, read_weights
 from ..validate import (count_component_edges, count_component_edges_csr, validate,
                         validate_csr, validate_sssp, validate_sssp_csr)
 from .compile_ahead import TINY_ROOT, tiny_bfs_tree, tiny_edges
@@ -308,15 +308,19 @@ class FileEngine(EmbeddedEngine):
 
     def load(self) -> None:
         g, search = self.config.graph, self.config.search
-        weights = search.weighted and not g.unit_weights
+        given = g.unit_weights or g.input_weights is not None  # weights from elsewhere
         self.source = read_graph(g.input, format=g.input_format,
-                                 num_vertices=g.num_vertices,
-                                 progress=self.progress, weights=weights, **self.read_options)
-        self.edges = self.read = self.source.edges
-        if search.weighted and g.unit_weights:
-            e = self.edges
-            self.edges = self.read = type(e)(e.src, e.dst, e.num_vertices,
-                                             np.ones(e.num_edges, dtype=np.float32))
+                                 num_vertices=g.num_vertices, progress=self.progress,
+                                 weights=search.weighted and not given, **self.read_options)
+        self.edges = self.read = e = self.source.edges
+        if not (search.weighted and given):
+            return
+        if g.input_weights is not None and self.source.weights is not None:
+            raise InputError(f"{g.input} holds its own weights; input_weights are for a file "
+                             "without them", "input_weights")
+        w = (np.ones(e.num_edges, dtype=np.float32) if g.unit_weights
+             else read_weights(g.input_weights, count=e.num_edges))
+        self.edges = self.read = type(e)(e.src, e.dst, e.num_vertices, w)
 
     def build(self) -> None:
         self.edges = self.read  # the warm-up's tiny graphs may have come in between

@@ -105,16 +105,17 @@ class SingleSearch:
 
 def sssp_file(path: str, root: int, *, out: str | None = None,
               algorithm: str = SSSP_DEFAULT_ALGORITHM, unit_weights: bool = False,
-              **options) -> SingleSearch:
+              input_weights: str | None = None, **options) -> SingleSearch:
     """Kernel 3 on a user's weighted graph: ``search_file`` with shortest paths.
 
     The weights are the file's (SNAP third column, Matrix Market values, ``.npz`` weight);
-    ``unit_weights``: every weight 1.0 for a file without any. ``out`` (.npy or .csv): one
-    row per reached vertex, ``vertex, parent, distance`` in the file's ids (a (K, 3) float64
-    table, or CSV with the header ``vertex,parent,distance``).
+    for a file without any, ``input_weights`` (a weights file, float32 a tuple as
+    ``graph500 generate --weights`` writes) or ``unit_weights`` (all 1.0). ``out`` (.npy or
+    .csv): one row per reached vertex, ``vertex, parent, distance`` in the file's ids (a
+    (K, 3) float64 table, or CSV with the header ``vertex,parent,distance``).
     """
     return search_file(path, root, out=out, algorithm=algorithm, kernel="sssp",
-                       unit_weights=unit_weights, **options)
+                       unit_weights=unit_weights, input_weights=input_weights, **options)
 
 
 def search_file(path: str, root: int, *, out: str | None = None, distances: bool = False,
@@ -122,7 +123,7 @@ def search_file(path: str, root: int, *, out: str | None = None, distances: bool
                 num_vertices: int | None = None, relabel="auto", directed: bool | None = None,
                 validate_tree: bool = True, threads: int | None = None, levels: bool = False,
                 progress=None, kernel: str = "bfs", unit_weights: bool = False,
-                options: dict | None = None) -> SingleSearch:
+                input_weights: str | None = None, options: dict | None = None) -> SingleSearch:
     """Read ``path``, search from the user's vertex ``root``, validate, and write the tree.
 
     ``out`` (.npy or .csv): one row per reached vertex, ``vertex, parent[, distance]`` in the
@@ -139,7 +140,7 @@ def search_file(path: str, root: int, *, out: str | None = None, distances: bool
     sssp = kernel == "sssp"
     names = dict(sssp_algorithm=algorithm) if sssp else dict(algorithm=algorithm)
     config = RunConfig(GraphSpec(input=path, input_format=format, num_vertices=num_vertices,
-                                 unit_weights=unit_weights),
+                                 unit_weights=unit_weights, input_weights=input_weights),
                        SearchSpec(kernel=kernel, options=dict(options or {}), num_roots=1,
                                   validate=validate_tree, **names),
                        ExecutionSpec(threads=threads), OutputSpec(record_levels=levels))

@@ -2,8 +2,8 @@
 printed first, then the table written."""
 from __future__ import annotations
 
-from .common import (add_hybrid_args, add_input_args, add_tree_args, formats_help,
-                     results_next, search_options)
+from .common import (WEIGHTS_FILE_HELP, add_hybrid_args, add_input_args, add_tree_args,
+                     formats_help, results_next, search_options)
 
 __all__ = ["add"]
 
@@ -33,8 +33,11 @@ def add(sub) -> None:
         "(K, 3) float64 table (.npy). Negative or NaN weights are refused (exit 2). Exit "
         "status 1 when the result is invalid.",
         "weighted edge list", "the paths", "SSSP", SSSP_ALGORITHMS)
-    p.add_argument("--unit-weights", action="store_true",
-                   help="a file without weights: every weight 1.0 (else an error)")
+    weights = p.add_mutually_exclusive_group()
+    weights.add_argument("--unit-weights", action="store_true",
+                         help="a file without weights: every weight 1.0 (else an error)")
+    weights.add_argument("--weights", dest="input_weights", metavar="W.bin",
+                         help=f"a file without weights: {WEIGHTS_FILE_HELP}")
 
 
 def _search_parser(sub, name, description, graph, table, kind, algorithms):
@@ -63,7 +66,8 @@ def _cmd_search(args) -> int:
     if args.out is not None:
         check_search_table_path(args.out)
     own = (dict(distances=args.distances, options=search_options(args)) if args.command == "bfs"
-           else dict(kernel="sssp", unit_weights=args.unit_weights))
+           else dict(kernel="sssp", unit_weights=args.unit_weights,
+                     input_weights=args.input_weights))
     result = search_file(args.file, args.root, algorithm=args.algorithm, format=args.format,
                          num_vertices=args.num_vertices, validate_tree=args.validate,
                          threads=args.threads, progress=Progress(False if args.quiet else None),

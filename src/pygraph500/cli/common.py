@@ -43,6 +43,11 @@ def add_graph_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--quiet", "-q", action="store_true", help="no progress on stderr")
 
 
+# A weights file given beside an edge list (run --input, sssp FILE)
+WEIGHTS_FILE_HELP = ("kernel 3's weights from W.bin, as `generate --weights` writes them "
+                     "(little-endian float32, one per tuple in file order)")
+
+
 def formats_help() -> str:
     """Each format's name and file names, for the commands' help (the registry is imported
     when a command's parser is made, not for the top-level help)."""

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import sys
 
-from .common import (add_graph_args, add_hybrid_args, add_input_args, add_tree_args,
-                     results_next, search_options)
+from .common import (WEIGHTS_FILE_HELP, add_graph_args, add_hybrid_args, add_input_args,
+                     add_tree_args, results_next, search_options)
 
 __all__ = ["add"]
 
@@ -84,6 +84,8 @@ def add(sub) -> None:
                         f"{SSSP_DEFAULT})")
     p.add_argument("--unit-weights", action="store_true",
                    help="kernel 3 on an --input file without weights: every weight 1.0")
+    p.add_argument("--weights", dest="input_weights", metavar="W.bin",
+                   help=f"kernel 3 on an --input file without weights: {WEIGHTS_FILE_HELP}")
     p.add_argument("--distributed", action="store_true",
                    help="use the distributed (MPI) engine even with one process; it is "
                         "chosen automatically when mpiexec starts more than one")
@@ -138,7 +140,7 @@ def _cmd_run(args) -> int:
 
     graph = GraphSpec(scale=args.scale, edgefactor=args.edgefactor, seed=tuple(args.seed),
                       input=args.input, input_format=args.format, num_vertices=args.num_vertices,
-                      unit_weights=args.unit_weights,
+                      unit_weights=args.unit_weights, input_weights=args.input_weights,
                       sort_vertices=args.sort_vertices)
     search = SearchSpec(kernel=args.kernel, options=search_options(args),
                         sssp_algorithm=args.sssp_algorithm, num_roots=args.num_roots,

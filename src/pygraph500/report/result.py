@@ -108,6 +108,8 @@ def result_json(result) -> dict:
             "num_edges": g.num_edges, "directed": g.directed, "relabelled": g.relabelled,
             "root_vertices": result.roots.tolist(),
         }
+        if c.graph.input_weights is not None:
+            doc["parameters"]["input"]["weights"] = c.graph.input_weights
     if result.distributed is not None:  # new keys only, as above
         doc["parameters"]["num_mpi_processes"] = result.num_processes
         doc["parameters"]["algorithm"] = result.distributed["algorithm"]
