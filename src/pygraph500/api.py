@@ -178,8 +178,9 @@ def _edge_file(src, dst, weights=None, directed=False, relabel="auto"):
     """The GraphFile of edge columns: string ids numbered in sorted order; integer ids
     compacted to ``0..N-1`` when sparse (``relabel``: ``read_graph``'s rule,
     ``compacting``), else the vertices ``0..max``, refused up front when ids that large
-    would not fit in memory. Numbered or compacted, the user's ids are kept as ``labels``. ``weights``: one number per edge, kept as given (float64) beside kernel 3's
-    float32 ones."""
+    would not fit in memory. Numbered or compacted, the user's ids are kept as ``labels``.
+    ``weights``: one number per edge, kept as given (float64) beside kernel 3's float32
+    ones."""
     from .backend.memory import estimate_run_bytes, require_memory
     from .graph.relabel import compact_ids, compacting
     from .io import GraphFile
@@ -382,8 +383,8 @@ def _undirected_if_symmetric(csr):
 
 
 def _out_edges(graph, source, weight=None, wide=False):
-    """``_directed``'s graph as given, for any input but a GraphFile: (out-edge CSRGraph,
-    vertex number of ``source``)."""
+    """``_directed``'s graph as given, for any input ``_edge_input`` lets through but a
+    GraphFile: (out-edge CSRGraph, vertex number of ``source``)."""
     import scipy.sparse as sp
 
     dtype = np.float64 if wide else np.float32
@@ -407,11 +408,10 @@ def _out_edges(graph, source, weight=None, wide=False):
         w = _weights(coo.data, dtype) if weight is not None else None
         csr = directed_csr(coo.row, coo.col, graph.shape[0], w)
         return csr, _vertex(source, csr.num_vertices)
-    if isinstance(graph, EdgeList):
-        w = _weights(graph.weight, dtype) if weight is not None else None
-        csr = directed_csr(graph.src, graph.dst, graph.num_vertices, w)
-        return csr, _vertex(source, csr.num_vertices)
-    raise _not_a_graph(graph)
+    # an EdgeList: the last kind _edge_input lets through
+    w = _weights(graph.weight, dtype) if weight is not None else None
+    csr = directed_csr(graph.src, graph.dst, graph.num_vertices, w)
+    return csr, _vertex(source, csr.num_vertices)
 
 
 def _not_a_graph(graph) -> InputError:
@@ -469,15 +469,13 @@ def as_csr(graph, source):
         csr = build_csr(graph)
     elif sp.issparse(graph):
         csr = from_scipy(graph)
-    elif _is_networkx(graph):
+    else:  # a networkx graph: the last kind _edge_input lets through
         nodes = list(graph)
         try:
             index = nodes.index(source)
         except ValueError:
             raise InputError(f"source {shown(source)} is not a node of the networkx graph") from None
         return from_networkx(graph, nodes), index, None
-    else:
-        raise _not_a_graph(graph)
     return csr, _vertex(source, csr.num_vertices), None
 
 
