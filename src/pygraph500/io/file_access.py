@@ -22,9 +22,10 @@ import threading
 from ..errors import InputError, ResourceError
 from ..process import deferred, temporaries
 
-__all__ = ["check_readable", "open_error", "readable_input", "STDIN"]
+__all__ = ["check_readable", "open_error", "readable_input", "STDIN", "COMPRESSED_SUFFIXES"]
 
 STDIN = "-"
+COMPRESSED_SUFFIXES = (".gz", ".bz2")  # gzip and bzip2: decompressed as they are read
 _WAIT_NOTE_AFTER = 1.0  # seconds an open of a FIFO may block before the wait is said
 
 
@@ -79,7 +80,7 @@ def _suffixes(path: str) -> list[str]:
     """The name's last suffix and a compression suffix before it (".txt", ".gz")."""
     name = os.path.basename(path)
     stem, last = os.path.splitext(name)
-    if last.lower() in (".gz", ".bz2"):
+    if last.lower() in COMPRESSED_SUFFIXES:
         return [os.path.splitext(stem)[1], last]
     return [last]
 
@@ -138,7 +139,7 @@ def _copied(path: str, opener, suffix: str, close: bool = True):
             finally:
                 if close:
                     stream.close()
-        packed = "" if suffix.lower().endswith((".gz", ".bz2")) else _compression(copy)
+        packed = "" if suffix.lower().endswith(COMPRESSED_SUFFIXES) else _compression(copy)
         if packed:  # compressed data on a stream: named so, the readers decompress it
             with deferred():
                 os.rename(copy, copy + packed)

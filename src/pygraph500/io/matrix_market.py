@@ -8,6 +8,7 @@ import io
 import numpy as np
 
 from ..errors import InputError, plain_text
+from .file_access import COMPRESSED_SUFFIXES
 from .outputs import atomic_writer
 from .weight_files import NO_WEIGHTS_HINT, float32_weights
 
@@ -73,7 +74,7 @@ def _source(path):
                                  f"text file")
             offset += len(block)
             last = block[-1:]
-    if last == b"\n" and not path.lower().endswith((".gz", ".bz2")):
+    if last == b"\n" and not path.lower().endswith(COMPRESSED_SUFFIXES):
         return path
     return io.BufferedReader(_NewlineTerminated(_open(path)))
 

@@ -21,7 +21,7 @@ from typing import Callable
 
 from ..errors import InputError
 from .csv_text import read_csv, write_csv
-from .file_access import check_readable
+from .file_access import COMPRESSED_SUFFIXES, check_readable
 from .g500_binary import read_g500, write_g500
 from .matrix_market import read_mtx, write_mtx
 from .npy_array import read_npy, write_npy
@@ -31,8 +31,6 @@ from .snap_text import read_head, read_snap, write_snap
 
 __all__ = ["Format", "REGISTRY", "FORMATS", "COMPRESSED_SUFFIXES", "format_named",
            "named_format", "detect_format", "check_text", "formats_table"]
-
-COMPRESSED_SUFFIXES = (".gz", ".bz2")   # what a compressible format may be read from
 
 
 @dataclass(frozen=True)

@@ -21,6 +21,7 @@ import numpy as np
 
 from ..errors import InputError, excerpt
 from . import chunked_io, text_kernels
+from .file_access import COMPRESSED_SUFFIXES
 from .outputs import atomic_writer
 from .weight_files import weight_problem
 
@@ -46,9 +47,6 @@ class TextLayout:
     @property
     def weighted(self) -> bool:
         return text_kernels.WEIGHT in self.roles
-
-
-_COMPRESSED = (".gz", ".bz2")
 
 
 def _open_text(path: str):
@@ -141,7 +139,7 @@ def read_snap(path, size, limit, report, weights=False, *, layout: TextLayout | 
     ncols = 3 if layout.weighted else 2
     roles = np.array(layout.roles, dtype=np.int64)
     columns = (ncols, limit, layout.sep, roles, layout.width)  # parse_lines' layout
-    compressed = path.lower().endswith(_COMPRESSED)
+    compressed = path.lower().endswith(COMPRESSED_SUFFIXES)
     # pass 1 (plain files): the line count bounds the edge count, so the arrays are
     # allocated once; compressed files grow their arrays instead.
     cap = 0
