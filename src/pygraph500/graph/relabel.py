@@ -87,12 +87,12 @@ def _lookup_sorted(labels, starts, shift, ids, out):
         out[i] = lo if lo < end and labels[lo] == x else -1
 
 
-def _buckets(labels: np.ndarray, ids: int):
-    """(starts, shift) for ``_lookup_sorted``: for many ``ids``, about one label a bucket (a
-    lookup reads a bucket instead of a binary search's 20 cache lines over all labels);
+def _buckets(labels: np.ndarray, lookups: int):
+    """(starts, shift) for ``_lookup_sorted``: for many ``lookups``, about one label a bucket
+    (a lookup reads a bucket instead of a binary search's 20 cache lines over all labels);
     for a few, one bucket."""
     n = labels.shape[0]
-    if n == 0 or ids < 1024:
+    if n == 0 or lookups < 1024:
         return np.array([0, n], np.int64), 63
     top = int(labels[-1])
     shift = max(0, top.bit_length() - n.bit_length())
