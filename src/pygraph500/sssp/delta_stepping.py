@@ -49,16 +49,17 @@ Random reads are prefetched ahead: the rows of the jobs a few places on, the sta
 and row offsets of the entries, and the state words of the unsettled targets, whose
 relaxation is delayed by a few finds for it.
 
-Where the time goes (SCALE 20, default delta, two threads, with buckets of one width
-throughout: about 70 ms a root on a quiet machine): about 39 ms for the first buckets (9 or
-so), where the hubs lower most of the graph (5 M edges relaxed: about 55% relaxing, 30%
-taking, 15% settling); 10-13 ms for the pull, which reads 0.5 M rows (each a cache miss,
-prefetched a few vertices ahead) and settles most of the leaves; 18-19 ms for the 430
-steps of the 370 buckets after it, 0.14 M vertices taken (a few random reads each: state
-word, row offset, row head), 380 of the steps too small to share; ``PULL_WIDEN`` = 4 brings
-those to 14 ms in 135 steps. Without the pull (``PULL_RATIO = 0``) the
-search read all 31.4 M adjacency entries, 1 M of them to unsettled targets, and took about
-130 ms in the same run.
+Where the time goes (SCALE 20, default delta, two threads, 16 keys: 86-105 ms a root as the
+VM's speed moves): 41-49 ms before the first pull (9 buckets, 1.6 M edges relaxed, 0.3 M
+distances lowered), 21-28 ms in the pulls (the first reads 1.7 M entries of 0.45 M rows and
+lowers 0.42 M vertices; a second, a few wide buckets later, 0.03 M rows), 16-21 ms in the
+buckets after them. A search relaxes little AHEAD of its bucket because of the pull: the
+rests still pending when it comes are dropped, so an edge relaxed early before it is mostly
+work for nothing. With rows of up to 32 entries relaxed whole and LOOK_AHEAD 1, 63% of the
+relaxations onto unsettled targets before the pull had their candidates in or past the
+pull's bucket, 5.0 M edges were relaxed before it, and the search took 8-15% longer at
+SCALE 18 and 20 (the same at 16 and 22, where the costlier pull ate the gain). Without the
+pull (``PULL_RATIO = 0``) the search reads all 31.4 M adjacency entries.
 
 State: one int64 word per vertex (``state``: float32 distance bits and parent, lowered by
 compare-and-swap only on a strict decrease), which makes the parents a tree whose edges hold
@@ -81,7 +82,7 @@ With the pull the wider buckets lose (two threads, 16 roots twice, wall ms media
 75.4, 86.7, 104.5, 157.8 for 0.16, 0.32, 0.64, 1.28, 2.56; still 0.32. ``PULL_RATIO`` in
 the same way (a vertex term of 1 instead of 1/8 where marked *): 130.4 (no pull), 78.6 (2),
 71.1 (4), 70.9 (8), 73.0 (16), 76.8 (4*), 71.1 (8*); SCALE 16 and 22 as flat from 4 to 16.
-``MIN_RUN`` (16 .. 64) and ``LOOK_AHEAD`` (0.5 .. 4) are flat as well. The window of
+``MIN_RUN`` 4 to 8 and ``LOOK_AHEAD`` 0 to 0.5 are flat (above for larger ones). The window of
 ``bins.RING`` = 2048 buckets spans the distances of these graphs (at most about 2.2) at the
 default delta; heavy entries past it wait in the overflow slot.
 """
@@ -112,10 +113,10 @@ __all__ = ["sssp_delta_stepping", "default_delta", "DELTA_SCALE", "LOOK_AHEAD", 
 DELTA_SCALE = 0.32
 # A heavy entry of a vertex settled in bucket b, taken in bucket cur, relaxes its row up to
 # bucket cur + (cur - b) * LOOK_AHEAD. Read at call time.
-LOOK_AHEAD = 1.0
+LOOK_AHEAD = 0.25
 # Runs of at least this many entries (a row this short is relaxed whole when its vertex is
 # taken: its cache lines are read anyway). Read at call time.
-MIN_RUN = 32
+MIN_RUN = 6
 # A step whose jobs + edges is at most this runs on the driver's thread. Read at call time.
 SERIAL_WORK = 1 << 12
 # Steps with less work than this are timed together. Read at call time.
