@@ -7,7 +7,9 @@ steps, timed in batches, and the pull rows), on the graph and search keys of
 at call time: DELTA_SCALE, LOOK_AHEAD, MIN_RUN, SERIAL_WORK, PARALLEL_TAKE, PULL_RATIO,
 PULL_WIDEN); several variants and the defaults run in alternating rounds in one process.
 Figures are medians over the rounds of the mean per search; "whole" is the wall time of
-``sssp_delta_stepping`` (state made and unpacked included), the parts are the log's.
+``sssp_delta_stepping`` (state made and unpacked included), the parts are the log's, and so
+are the counts: the adjacency entries the steps before the first pull relaxed, and the
+pulls.
 
     python benchmarks/bench_sssp_phases.py [--scale 20] [--roots 8] [--rounds 3]
         [--set PULL_RATIO=4] [--set DELTA_SCALE=0.16 --set PULL_WIDEN=4] ...
@@ -23,6 +25,7 @@ import numpy as np
 from bench_peers import our_graph
 
 PARTS = ("before the pull", "pulls", "after the pull", "whole")
+COUNTS = ("M entries relaxed before the pull", "pulls")
 
 
 def split(result) -> np.ndarray:
@@ -35,20 +38,30 @@ def split(result) -> np.ndarray:
     return np.array([t[:first].sum(), t[pull].sum(), t[after & ~pull].sum()])
 
 
+def counts(result) -> np.ndarray:
+    """Adjacency entries relaxed before one search's first pull, and its pulls."""
+    log = result.phases
+    pull = np.asarray(log.extra["pull"]) == 1
+    first = int(np.argmax(pull)) if pull.any() else pull.shape[0]
+    return np.array([np.asarray(log.edges_examined)[:first].sum(), pull.sum()])
+
+
 def one_round(graph, roots, variant: dict) -> np.ndarray:
-    """Mean seconds per search of each part, with the tunables of ``variant`` set."""
+    """Mean per search, with the tunables of ``variant`` set: seconds of each of PARTS, then
+    COUNTS."""
     from pygraph500.sssp import delta_stepping as ds
 
     saved = {name: getattr(ds, name) for name in variant}
     for name, value in variant.items():
         setattr(ds, name, value)
     try:
-        total = np.zeros(len(PARTS))
+        total = np.zeros(len(PARTS) + len(COUNTS))
         for root in roots:
             t0 = time.perf_counter()
             result = ds.sssp_delta_stepping(graph, root)
             total[3] += time.perf_counter() - t0
             total[:3] += split(result)
+            total[4:] += counts(result)
     finally:
         for name, value in saved.items():
             setattr(ds, name, value)
@@ -89,14 +102,18 @@ def main() -> None:
     print(f"### Kernel 3's phases, SCALE {args.scale}, {len(roots)} keys, {args.rounds} rounds, "
           f"{args.threads} threads ({time.strftime('%Y-%m-%d')}, load "
           f"{os.getloadavg()[0]:.2f})\n")
-    print("| variant | " + " | ".join(f"{p} ms" for p in PARTS) + " | whole, each round ms |")
-    print("|---|" + "---:|" * (len(PARTS) + 1))
+    print("| variant | " + " | ".join(f"{p} ms" for p in PARTS) + " | whole, each round ms | "
+          + " | ".join(COUNTS) + " |")
+    print("|---|" + "---:|" * (len(PARTS) + 1 + len(COUNTS)))
     for variant, rounds in zip(variants, got):
-        a = np.array(rounds) * 1e3
-        med = np.median(a, axis=0)
+        a = np.array(rounds)
+        ms = a[:, :len(PARTS)] * 1e3
+        med = np.median(ms, axis=0)
+        entries, pulls = np.median(a[:, len(PARTS):], axis=0)
         name = ", ".join(f"{k}={v}" for k, v in variant.items()) or "defaults"
         print(f"| {name} | " + " | ".join(f"{x:.1f}" for x in med) + " | "
-              + " / ".join(f"{x:.1f}" for x in a[:, 3]) + " |")
+              + " / ".join(f"{x:.1f}" for x in ms[:, 3]) + f" | {entries / 1e6:.2f} | "
+              f"{pulls:.2f} |")
 
 
 if __name__ == "__main__":

@@ -30,6 +30,10 @@ def test_split_adds_up_and_variants_are_restored(bench):
     no_pull = bench.one_round(g, [1, 2], {"PULL_RATIO": 0.0})
     assert delta_stepping.PULL_RATIO == before
     assert no_pull[1] == 0 and no_pull[2] == 0 and no_pull[0] > 0 and no_pull[3] > 0
+    # without a pull every adjacency entry of the root's component is relaxed before it
+    assert no_pull[5] == 0 and no_pull[4] >= g.indptr[-1] // 2
+    with_pull = bench.one_round(g, [1], {})
+    assert with_pull[5] >= 1 and 0 < with_pull[4] < no_pull[4]
     with pytest.raises(Exception, match="not a tunable"):
         bench.parse_set("nbr=3")
 
@@ -43,3 +47,4 @@ def test_the_script_prints_a_row_per_variant():
     assert rows[0].startswith("| variant |") and len(rows) == 3
     assert rows[1].startswith("| defaults |") and rows[2].startswith("| PULL_RATIO=0.0 |")
     assert rows[2].split("|")[3].strip() == "0.0"  # no pull
+    assert rows[2].split("|")[-2].strip() == "0.00"  # no pull counted
