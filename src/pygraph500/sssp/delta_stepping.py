@@ -56,7 +56,7 @@ lowers 0.42 M vertices; a second, a few wide buckets later, 0.03 M rows), 16-21 
 buckets after them. A search relaxes little AHEAD of its bucket because of the pull: the
 rests still pending when it comes are dropped, so an edge relaxed early before it is mostly
 work for nothing. With rows of up to 32 entries relaxed whole and LOOK_AHEAD 1, a search
-relaxed 5.0 M entries before the pull instead of 1.6 M and took 8-15% longer at SCALE 18
+relaxed 4.9 M entries before the pull instead of 1.6 M and took 5-15% longer at SCALE 18
 and 20 (the same at 16 and 22, where the pull, finding fewer distances to start from, reads
 more; ``benchmarks/bench_sssp_phases.py``). Without the pull (``PULL_RATIO = 0``) the search
 reads all 31.4 M adjacency entries.
