@@ -276,6 +276,8 @@ def test_a_binary_edge_list_with_its_weights_file(tmp_path, capsys):
             (["run", "-s", "8", "--kernel", "sssp", "--weights", f"{d}/w.bin"],
              "--weights are the weights of an input file without them; the generator"),
             (["run", "--input", f"{d}/g.bin", "--kernel", "sssp", "--weights", f"{d}/w.bin",
+              "--unit-weights"], "--weights and unit weights exclude each other"),
+            (["sssp", f"{d}/g.bin", "--root", "1", "--weights", f"{d}/w.bin",
               "--unit-weights"], "--weights and unit weights exclude each other")):
         code, out, err = _run(argv, capsys)
         assert code == 2 and out == "" and message in err and err.count("\n") == 1, err

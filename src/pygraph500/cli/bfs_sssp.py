@@ -33,11 +33,10 @@ def add(sub) -> None:
         "(K, 3) float64 table (.npy). Negative or NaN weights are refused (exit 2). Exit "
         "status 1 when the result is invalid.",
         "weighted edge list", "the paths", "SSSP", SSSP_ALGORITHMS)
-    weights = p.add_mutually_exclusive_group()
-    weights.add_argument("--unit-weights", action="store_true",
-                         help="a file without weights: every weight 1.0 (else an error)")
-    weights.add_argument("--weights", dest="input_weights", metavar="W.bin",
-                         help=f"a file without weights: {WEIGHTS_FILE_HELP}")
+    p.add_argument("--unit-weights", action="store_true",
+                   help="a file without weights: every weight 1.0 (else an error)")
+    p.add_argument("--weights", dest="input_weights", metavar="W.bin",
+                   help=f"a file without weights: {WEIGHTS_FILE_HELP}")
 
 
 def _search_parser(sub, name, description, graph, table, kind, algorithms):
