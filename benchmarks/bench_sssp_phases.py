@@ -28,22 +28,24 @@ PARTS = ("before the pull", "pulls", "after the pull", "whole")
 COUNTS = ("M entries relaxed before the pull", "pulls")
 
 
+def _pulls(log) -> tuple[np.ndarray, int]:
+    """A search log's pull rows (a mask) and the row of its first pull (or the row count)."""
+    pull = np.asarray(log.extra["pull"]) == 1
+    return pull, int(np.argmax(pull)) if pull.any() else pull.shape[0]
+
+
 def split(result) -> np.ndarray:
     """Seconds of one search's phases before its first pull, in its pulls, after it."""
-    log = result.phases
-    pull = np.asarray(log.extra["pull"]) == 1
-    t = np.asarray(log.time)
-    first = int(np.argmax(pull)) if pull.any() else t.shape[0]
+    pull, first = _pulls(result.phases)
+    t = np.asarray(result.phases.time)
     after = np.arange(t.shape[0]) > first
     return np.array([t[:first].sum(), t[pull].sum(), t[after & ~pull].sum()])
 
 
 def counts(result) -> np.ndarray:
     """Adjacency entries relaxed before one search's first pull, and its pulls."""
-    log = result.phases
-    pull = np.asarray(log.extra["pull"]) == 1
-    first = int(np.argmax(pull)) if pull.any() else pull.shape[0]
-    return np.array([np.asarray(log.edges_examined)[:first].sum(), pull.sum()])
+    pull, first = _pulls(result.phases)
+    return np.array([np.asarray(result.phases.edges_examined)[:first].sum(), pull.sum()])
 
 
 def one_round(graph, roots, variant: dict) -> np.ndarray:
